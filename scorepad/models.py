@@ -1,0 +1,98 @@
+"""ORM tables. They store what happened at the table — players, the preset snapshot and
+each round's contract, outcome and doubles — and translate to and from the engine's
+objects; every score is recomputed by the engine, never stored."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db
+from .scoring import Game, parse_game
+from .scoring.document import round_to_dict
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware (UTC)."""
+    return datetime.now(timezone.utc)
+
+
+class StoredGame(db.Model):
+    """A game: its players, first declarer, a copy of its preset (so editing or deleting a
+    preset never changes it) and two capability tokens: ``edit_token`` (the scorer's page)
+    and ``view_token`` (read-only)."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    title: Mapped[str | None] = mapped_column(String(80))
+    players: Mapped[list[str]] = mapped_column(JSON)
+    first_declarer: Mapped[int] = mapped_column(Integer)
+    preset: Mapped[dict[str, Any]] = mapped_column(JSON)
+    edit_token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    view_token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
+    rounds: Mapped[list["StoredRound"]] = relationship(
+        back_populates="game", order_by="StoredRound.number", cascade="all, delete-orphan")
+
+    def document(self) -> dict[str, Any]:
+        """The game document as recorded (game-format.md, without results)."""
+        doc: dict[str, Any] = {
+            "players": list(self.players),
+            "first_declarer": self.first_declarer,
+            "preset": self.preset,
+            "rounds": [r.document() for r in self.rounds],
+        }
+        if self.title:
+            doc["title"] = self.title
+        return doc
+
+    def to_game(self) -> Game:
+        """The engine's :class:`~scorepad.scoring.Game` (validated again on the way)."""
+        return parse_game(self.document())
+
+
+class StoredRound(db.Model):
+    """One recorded deal: ``number`` (1-based, unique within its game), the contract with
+    its trump suit or starting rank, the doubles as ``[doubler, doubled]`` pairs and the
+    outcome (``None`` for a split, unplayed deal)."""
+
+    __tablename__ = "rounds"
+    __table_args__ = (UniqueConstraint("game_id", "number", name="uq_rounds_game_number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    contract: Mapped[str] = mapped_column(String(32))
+    trump: Mapped[str | None] = mapped_column(String(10))
+    start_rank: Mapped[str | None] = mapped_column(String(2))
+    doubles: Mapped[list[list[int]]] = mapped_column(JSON, default=list)
+    outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    game: Mapped[StoredGame] = relationship(back_populates="rounds")
+
+    def document(self) -> dict[str, Any]:
+        """The round object of game-format.md as recorded."""
+        doc: dict[str, Any] = {"contract": self.contract, "doubles": [list(p) for p in self.doubles]}
+        if self.trump:
+            doc["trump"] = self.trump
+        if self.start_rank:
+            doc["start_rank"] = self.start_rank
+        if self.outcome is not None:
+            doc["outcome"] = self.outcome
+        return doc
+
+    def assign(self, round_doc: dict[str, Any]) -> None:
+        """Copy a validated round (``round_to_dict`` of the engine's Round) into the row."""
+        self.contract = round_doc["contract"]
+        self.trump = round_doc.get("trump")
+        self.start_rank = round_doc.get("start_rank")
+        self.doubles = round_doc["doubles"]
+        self.outcome = round_doc.get("outcome")
+
+
+__all__ = ["StoredGame", "StoredRound", "round_to_dict"]

@@ -1,0 +1,251 @@
+"""Contract kinds and their raw scoring (barbu-rules.md, "The contracts").
+
+A contract in a preset is a :class:`Contract`: its id and its integer values in points
+(``{"per_trick": -2}``, ``{"places": (45, 20, 5, -5)}``). A round's outcome is a plain
+mapping validated by :func:`parse_outcome`; :meth:`Contract.raw` turns it into the four
+raw scores (points, indexed by seat) which always add up to :meth:`Contract.total`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .errors import ScoringError, join
+
+SEATS = 4
+
+#: The value fields of each contract kind, in the order of game-format.md.
+VALUE_FIELDS: dict[str, tuple[str, ...]] = {
+    "no-tricks": ("per_trick",),
+    "no-queens": ("per_queen",),
+    "no-last-two": ("penultimate", "last"),
+    "no-hearts": ("per_heart", "ace"),
+    "no-king-of-hearts": ("king",),
+    "trumps": ("per_trick",),
+    "domino": ("places",),
+    "ravage-city": ("penalty",),
+    "salade": ("per_trick", "per_queen", "penultimate", "last", "per_heart", "ace", "king"),
+}
+
+#: The outcome fields of each contract kind (game-format.md, "Round").
+OUTCOME_FIELDS: dict[str, tuple[str, ...]] = {
+    "no-tricks": ("tricks",),
+    "no-queens": ("queens",),
+    "no-last-two": ("penultimate", "last"),
+    "no-hearts": ("hearts", "ace"),
+    "no-king-of-hearts": ("king",),
+    "trumps": ("tricks",),
+    "domino": ("order",),
+    "ravage-city": ("most",),
+    "salade": ("tricks", "queens", "hearts", "ace", "king", "penultimate", "last"),
+}
+
+CONTRACT_IDS: tuple[str, ...] = tuple(VALUE_FIELDS)
+POSITIVE: frozenset[str] = frozenset({"trumps", "domino"})
+TRUMP_SUITS: tuple[str, ...] = ("spades", "hearts", "diamonds", "clubs")
+START_RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+QUEENS = 4
+
+
+def is_int(value: Any) -> bool:
+    """True for a JSON integer (``bool`` is not one)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class Contract:
+    """One contract of a preset: ``id`` (a key of :data:`VALUE_FIELDS`) and ``values``,
+    the contract's scoring in points, as a tuple of ``(field, value)`` pairs (``places``
+    is a tuple of four ints)."""
+
+    id: str
+    values: tuple[tuple[str, Any], ...]
+
+    def value(self, field: str) -> Any:
+        """The value of ``field`` (points), e.g. ``value("per_trick") == -2``."""
+        return dict(self.values)[field]
+
+    @property
+    def negative(self) -> bool:
+        """Every contract but Trumps and Domino is negative (barbu-rules.md)."""
+        return self.id not in POSITIVE
+
+    def total(self, deck: int) -> int:
+        """Points handed out by one deal of this contract on a ``deck`` of 52 or 32 cards:
+        the sum of the four raw scores of any outcome (e.g. −26 for No Tricks at −2)."""
+        n = deck // 4
+        v = dict(self.values)
+        if self.id == "domino":
+            return sum(v["places"])
+        if self.id == "ravage-city":
+            return v["penalty"]
+        total = 0
+        if "per_trick" in v:
+            total += v["per_trick"] * n
+        if "per_queen" in v:
+            total += v["per_queen"] * QUEENS
+        if "penultimate" in v:
+            total += v["penultimate"] + v["last"]
+        if "per_heart" in v:
+            total += v["per_heart"] * (n - 1) + v["ace"]
+        if "king" in v:
+            total += v["king"]
+        return total
+
+    def raw(self, outcome: Mapping[str, Any]) -> tuple[int, int, int, int]:
+        """Raw scores (points, by seat) of a validated ``outcome`` (see :func:`parse_outcome`).
+
+        Implements barbu-rules.md "The contracts": per trick, per queen, 12th/13th trick,
+        per heart with the ace scored instead of ``per_heart``, the K♥, the domino
+        finishing places, Ravage City split between the tied players, and Salade as the
+        sum of every negative penalty.
+        """
+        v = dict(self.values)
+        raw = [0, 0, 0, 0]
+        if self.id == "domino":
+            for place, seat in enumerate(outcome["order"]):
+                raw[seat] += v["places"][place]
+            return tuple(raw)  # type: ignore[return-value]
+        if self.id == "ravage-city":
+            most = outcome["most"]
+            for seat in most:
+                raw[seat] += v["penalty"] // len(most)
+            return tuple(raw)  # type: ignore[return-value]
+        if "per_trick" in v:
+            for seat, tricks in enumerate(outcome["tricks"]):
+                raw[seat] += v["per_trick"] * tricks
+        if "per_queen" in v:
+            for seat, queens in enumerate(outcome["queens"]):
+                raw[seat] += v["per_queen"] * queens
+        if "penultimate" in v:
+            raw[outcome["penultimate"]] += v["penultimate"]
+            raw[outcome["last"]] += v["last"]
+        if "per_heart" in v:
+            for seat, hearts in enumerate(outcome["hearts"]):
+                if seat == outcome["ace"]:
+                    raw[seat] += v["per_heart"] * (hearts - 1) + v["ace"]
+                else:
+                    raw[seat] += v["per_heart"] * hearts
+        if "king" in v:
+            raw[outcome["king"]] += v["king"]
+        return tuple(raw)  # type: ignore[return-value]
+
+
+def parse_contract(obj: Any, path: str) -> Contract:
+    """Validate a preset's contract object (``{"id": "no-tricks", "per_trick": -2}``).
+
+    Raises :class:`ScoringError` for an unknown id, a missing, unknown or non-integer
+    value, domino places that are not four integers, or a Ravage City penalty not
+    divisible by 12 (so that 1 to 4 tied players split it exactly).
+    """
+    if not isinstance(obj, dict):
+        raise ScoringError(path, "a contract must be an object with an id and its values")
+    cid = obj.get("id")
+    if cid not in VALUE_FIELDS:
+        raise ScoringError(join(path, "id"), f"unknown contract {cid!r}; known contracts: {', '.join(CONTRACT_IDS)}")
+    fields = VALUE_FIELDS[cid]
+    for key in obj:
+        if key != "id" and key not in fields:
+            raise ScoringError(join(path, key), f"{cid} has no value called {key!r}")
+    values = []
+    for field in fields:
+        fpath = join(path, field)
+        if field not in obj:
+            raise ScoringError(fpath, "this value is missing")
+        value = obj[field]
+        if field == "places":
+            if not isinstance(value, list) or len(value) != 4:
+                raise ScoringError(fpath, "domino needs the points of all four places")
+            for i, place in enumerate(value):
+                if not is_int(place):
+                    raise ScoringError(join(fpath, i), "must be a whole number of points")
+            value = tuple(value)
+        elif not is_int(value):
+            raise ScoringError(fpath, "must be a whole number of points")
+        if field == "penalty" and value % 12:
+            raise ScoringError(fpath, "the Ravage City penalty must be divisible by 12, so that 2, 3 or 4 tied players can share it")
+        values.append((field, value))
+    return Contract(cid, tuple(values))
+
+
+def contract_to_dict(contract: Contract) -> dict[str, Any]:
+    """The preset's contract object of game-format.md, e.g. ``{"id": "domino", "places": [45, 20, 5, -5]}``."""
+    out: dict[str, Any] = {"id": contract.id}
+    for field, value in contract.values:
+        out[field] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def _seat(value: Any, path: str) -> int:
+    if not is_int(value) or not 0 <= value < SEATS:
+        raise ScoringError(path, "must be a seat from 0 to 3")
+    return value
+
+
+def _counts(value: Any, path: str, what: str, total: int, whole: str) -> list[int]:
+    if not isinstance(value, list) or len(value) != SEATS:
+        raise ScoringError(path, f"give the {what} of all four players")
+    for i, count in enumerate(value):
+        if not is_int(count) or count < 0:
+            raise ScoringError(join(path, i), f"the {what} must be a whole number, 0 or more")
+    if sum(value) != total:
+        raise ScoringError(path, f"the {what} add up to {sum(value)}, {whole} {total}")
+    return list(value)
+
+
+def parse_outcome(contract_id: str, obj: Any, deck: int, path: str) -> dict[str, Any]:
+    """Validate the outcome of a deal of ``contract_id`` on a ``deck`` of 52 or 32 cards.
+
+    Returns a normalised copy holding exactly the contract's outcome fields
+    (:data:`OUTCOME_FIELDS`). Raises :class:`ScoringError` naming the field: counts that do
+    not add up (``the tricks add up to 12, a deal has 13``), a seat out of range, a domino
+    order that is not the four seats, an ace of hearts taken by a player with no heart.
+    """
+    n = deck // 4
+    if not isinstance(obj, dict):
+        raise ScoringError(path, "the outcome of the deal is missing")
+    fields = OUTCOME_FIELDS[contract_id]
+    for key in obj:
+        if key not in fields:
+            raise ScoringError(join(path, key), f"a {contract_id} outcome has no {key!r}")
+    for field in fields:
+        if field not in obj:
+            raise ScoringError(join(path, field), "this part of the outcome is missing")
+    out: dict[str, Any] = {}
+    if "tricks" in fields:
+        out["tricks"] = _counts(obj["tricks"], join(path, "tricks"), "tricks", n, "a deal has")
+    if "queens" in fields:
+        out["queens"] = _counts(obj["queens"], join(path, "queens"), "queens", QUEENS, "there are")
+    if "hearts" in fields:
+        out["hearts"] = _counts(obj["hearts"], join(path, "hearts"), "hearts", n, "the deck has")
+        out["ace"] = _seat(obj["ace"], join(path, "ace"))
+        if out["hearts"][out["ace"]] < 1:
+            raise ScoringError(join(path, "ace"), "the ace of hearts went to a player who took no hearts")
+    if "king" in fields:
+        out["king"] = _seat(obj["king"], join(path, "king"))
+    if "penultimate" in fields:
+        out["penultimate"] = _seat(obj["penultimate"], join(path, "penultimate"))
+        out["last"] = _seat(obj["last"], join(path, "last"))
+    if "order" in fields:
+        order = obj["order"]
+        opath = join(path, "order")
+        if not isinstance(order, list) or len(order) != SEATS:
+            raise ScoringError(opath, "give all four players in the order they went out")
+        for i, seat in enumerate(order):
+            _seat(seat, join(opath, i))
+        if len(set(order)) != SEATS:
+            raise ScoringError(opath, "each player goes out exactly once")
+        out["order"] = list(order)
+    if "most" in fields:
+        most = obj["most"]
+        mpath = join(path, "most")
+        if not isinstance(most, list) or not 1 <= len(most) <= SEATS:
+            raise ScoringError(mpath, "name the 1 to 4 players who took the most cards of one suit")
+        for i, seat in enumerate(most):
+            _seat(seat, join(mpath, i))
+        if len(set(most)) != len(most):
+            raise ScoringError(mpath, "a player is named twice")
+        out["most"] = list(most)
+    return out

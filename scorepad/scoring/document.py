@@ -1,0 +1,194 @@
+"""The game document (shared/spec/game-format.md): parse, validate, export.
+
+:func:`parse_game` turns a JSON document into a validated :class:`~.game.Game` or raises
+:class:`~.errors.ScoringError` with the path and a plain message; :func:`export_game`
+writes the document back with every round's ``result`` and the game's ``standings``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .contracts import SEATS, START_RANKS, TRUMP_SUITS, is_int, parse_outcome
+from .doubles import validate_doubles
+from .errors import ScoringError, join
+from .game import Game, Round, Scores, contracts_left, declarer_of, score
+from .presets import Preset, preset_to_dict, resolve_preset
+
+FORMAT = "barbu-scorepad/game@1"
+MAX_PLAYER = 40
+MAX_TITLE = 80
+GAME_FIELDS = {"format", "title", "players", "first_declarer", "preset", "rounds", "standings"}
+ROUND_FIELDS = {"contract", "doubles", "outcome", "trump", "start_rank", "declarer", "number", "result"}
+
+
+def parse_players(obj: Any, path: str = "players") -> tuple[str, str, str, str]:
+    """Four player names in clockwise seat order: trimmed, non-empty, at most 40
+    characters, distinct after case-folding. Raises :class:`ScoringError` naming the seat."""
+    if not isinstance(obj, list) or len(obj) != SEATS:
+        raise ScoringError(path, "a game has exactly four players")
+    names: list[str] = []
+    for i, name in enumerate(obj):
+        ppath = join(path, i)
+        if not isinstance(name, str) or not name.strip():
+            raise ScoringError(ppath, "the name is empty")
+        name = name.strip()
+        if len(name) > MAX_PLAYER:
+            raise ScoringError(ppath, f"the name is longer than {MAX_PLAYER} characters")
+        if any(name.casefold() == other.casefold() for other in names):
+            raise ScoringError(ppath, f"{name} is already playing; give each player a different name")
+        names.append(name)
+    return tuple(names)  # type: ignore[return-value]
+
+
+def parse_seat(obj: Any, path: str) -> int:
+    """A seat 0..3; raises :class:`ScoringError` otherwise."""
+    if not is_int(obj) or not 0 <= obj < SEATS:
+        raise ScoringError(path, "must be a seat from 0 to 3")
+    return obj
+
+
+def parse_title(obj: Any, path: str = "title") -> str | None:
+    """An optional title of at most 80 characters (trimmed; empty means none)."""
+    if obj is None:
+        return None
+    if not isinstance(obj, str):
+        raise ScoringError(path, "the title must be text")
+    obj = obj.strip()
+    if len(obj) > MAX_TITLE:
+        raise ScoringError(path, f"the title is longer than {MAX_TITLE} characters")
+    return obj or None
+
+
+def parse_round(preset: Preset, players: tuple[str, ...], first_declarer: int,
+                previous: tuple[Round, ...], obj: Any, path: str) -> Round:
+    """Validate the round that follows ``previous`` (game-format.md "Round").
+
+    Checks the declarer (if given) against the schedule, that the contract is one of the
+    declarer's remaining ones (the next in the list with ``chooser: fixed``), the trump suit
+    or starting rank, the doubles grid, and the outcome (absent exactly when an undoubled
+    negative contract is split). Raises :class:`ScoringError` with the path.
+    """
+    if not isinstance(obj, dict):
+        raise ScoringError(path, "a round must be an object")
+    for key in obj:
+        if key not in ROUND_FIELDS:
+            raise ScoringError(join(path, key), "unknown round field")
+    index = len(previous)
+    if index >= preset.round_count:
+        raise ScoringError(path, f"the game is complete after {preset.round_count} rounds")
+    declarer = declarer_of(preset, first_declarer, index)
+    if "declarer" in obj and obj["declarer"] != declarer:
+        raise ScoringError(join(path, "declarer"), f"round {index + 1} is declared by {players[declarer]} (seat {declarer})")
+    cid = obj.get("contract")
+    cpath = join(path, "contract")
+    if cid is None:
+        raise ScoringError(cpath, "choose the contract")
+    if not isinstance(cid, str) or cid not in preset.contract_ids:
+        raise ScoringError(cpath, f"{cid!r} is not a contract of this preset")
+    left = contracts_left(preset, first_declarer, previous, declarer)
+    if cid not in left:
+        raise ScoringError(cpath, f"{players[declarer]} has already declared {cid}")
+    if preset.chooser == "fixed" and cid != left[0]:
+        raise ScoringError(cpath, f"the contracts are played in a fixed order: next is {left[0]}")
+    trump = obj.get("trump")
+    if trump is not None and (cid != "trumps" or trump not in TRUMP_SUITS):
+        raise ScoringError(join(path, "trump"), "a trump suit (spades, hearts, diamonds, clubs) belongs to a Trumps round only")
+    rank = obj.get("start_rank")
+    if rank is not None and (cid != "domino" or rank not in START_RANKS):
+        raise ScoringError(join(path, "start_rank"), "a starting rank (2 to 10, J, Q, K, A) belongs to a Domino round only")
+    contract = preset.contract(cid)
+    doubles = validate_doubles(obj.get("doubles", []), declarer, not contract.negative,
+                               preset.doubling, join(path, "doubles"))
+    opath = join(path, "outcome")
+    not_played = preset.undoubled_negative == "split" and contract.negative and not doubles
+    outcome = obj.get("outcome")
+    if not_played:
+        if outcome is not None:
+            raise ScoringError(opath, "nobody doubled, so this deal is not played and has no outcome")
+    else:
+        outcome = parse_outcome(cid, outcome, preset.deck, opath)
+    return Round(cid, doubles, outcome, trump, rank)
+
+
+def parse_game(obj: Any, saved: Mapping[str, Preset] | None = None) -> Game:
+    """Validate a whole game document and return the :class:`Game`.
+
+    ``saved`` maps the ids of saved presets a document may name. Results (``number``,
+    ``result``, ``standings``) in an export are ignored. Raises :class:`ScoringError` with
+    the path and message of the first problem found; nothing is partially accepted.
+    """
+    if not isinstance(obj, dict):
+        raise ScoringError("", "a game document must be a JSON object")
+    for key in obj:
+        if key not in GAME_FIELDS:
+            raise ScoringError(key, "unknown field of a game document")
+    if "format" in obj and obj["format"] != FORMAT:
+        raise ScoringError("format", f"this is not a game document ({FORMAT})")
+    title = parse_title(obj.get("title"))
+    players = parse_players(obj.get("players"))
+    if "first_declarer" not in obj:
+        raise ScoringError("first_declarer", "say who declares first (a seat from 0 to 3)")
+    first = parse_seat(obj["first_declarer"], "first_declarer")
+    if "preset" not in obj:
+        raise ScoringError("preset", "name a preset (such as tournament) or give a whole preset object")
+    preset = resolve_preset(obj["preset"], "preset", dict(saved or {}))
+    raw_rounds = obj.get("rounds", [])
+    if not isinstance(raw_rounds, list):
+        raise ScoringError("rounds", "must be a list of rounds")
+    if len(raw_rounds) > preset.round_count:
+        raise ScoringError("rounds", f"{len(raw_rounds)} rounds given, a game of this preset has {preset.round_count}")
+    rounds: tuple[Round, ...] = ()
+    for i, r in enumerate(raw_rounds):
+        rounds += (parse_round(preset, players, first, rounds, r, join("rounds", i)),)
+    return Game(players, first, preset, rounds, title)
+
+
+def round_to_dict(rnd: Round) -> dict[str, Any]:
+    """The round as recorded (game-format.md "Round"), without results."""
+    out: dict[str, Any] = {"contract": rnd.contract}
+    if rnd.trump is not None:
+        out["trump"] = rnd.trump
+    if rnd.start_rank is not None:
+        out["start_rank"] = rnd.start_rank
+    out["doubles"] = [list(pair) for pair in rnd.doubles]
+    if rnd.outcome is not None:
+        out["outcome"] = {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in rnd.outcome.items()}
+    return out
+
+
+def export_game(game: Game, scores: Scores | None = None) -> dict[str, Any]:
+    """The export of game-format.md: the document with the whole preset object, each
+    round's ``number``, ``declarer`` and ``result``, and the game's ``standings``."""
+    scores = scores or score(game)
+    doc: dict[str, Any] = {"format": FORMAT}
+    if game.title:
+        doc["title"] = game.title
+    doc["players"] = list(game.players)
+    doc["first_declarer"] = game.first_declarer
+    doc["preset"] = preset_to_dict(game.preset)
+    rounds = []
+    for rnd, res in zip(game.rounds, scores.rounds):
+        out = {"number": res.number, "declarer": res.declarer, **round_to_dict(rnd)}
+        out["result"] = {"raw": list(res.raw), "doubles": list(res.doubles), "total": list(res.total),
+                         "running": list(res.running), "played": res.played}
+        rounds.append(out)
+    doc["rounds"] = rounds
+    st = scores.standings
+    doc["standings"] = {
+        "totals": list(st.totals),
+        "quota_penalties": list(st.quota_penalties),
+        "final": list(st.final),
+        "rank": list(st.rank),
+        "complete": st.complete,
+        "rounds_played": st.rounds_played,
+        "rounds_total": st.rounds_total,
+        "quota_given": [list(row) for row in st.quota_given],
+        "next": None if st.next is None else {
+            "number": st.next.number,
+            "declarer": st.next.seats.declarer,
+            "dealer": st.next.seats.dealer,
+            "contracts_left": list(st.next.contracts_left),
+        },
+    }
+    return doc

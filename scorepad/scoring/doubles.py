@@ -1,0 +1,120 @@
+"""Legality of a doubles grid and the pairwise settlement (barbu-rules.md, "Doubles").
+
+A double is a pair ``(doubler, doubled)`` of seats 0..3. Settlement is pairwise on the
+round's raw scores: between two players with no double nothing moves; a one-way double
+moves ``single`` × the difference of their raw scores from the worse to the better; a
+double and a redouble move ``mutual`` × the difference.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from .contracts import SEATS, is_int
+from .errors import ScoringError, join
+
+Double = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Doubling:
+    """A preset's doubling rules (game-format.md, ``doubling``).
+
+    ``target``: ``"any"`` or ``"declarer"`` (only the declarer may be doubled).
+    ``auto_redouble``: the declarer redoubles everyone who doubled them without it being
+    recorded. ``single`` / ``mutual``: multipliers of the raw-score difference for a one-way
+    double and for a double plus redouble. ``quota``: doubles each player owes each
+    declarer's run; ``quota_penalty``: points deducted per double owed at the end (0: shown only).
+    """
+
+    enabled: bool = True
+    target: str = "any"
+    auto_redouble: bool = False
+    single: int = 1
+    mutual: int = 2
+    quota: int = 2
+    quota_penalty: int = 0
+
+
+def refusal(doubler: int, doubled: int, declarer: int, positive: bool, doubling: Doubling) -> str | None:
+    """Why the cell ``doubler`` → ``doubled`` of the grid can never be used in this round,
+    or ``None`` when it can (the declarer's cells are then redoubles, legal only against a
+    player who doubled the declarer: see :func:`validate_doubles`).
+
+    Rules: nobody doubles themselves; nothing when doubling is off; in the two positive
+    contracts, or when the preset's ``target`` is ``declarer``, only the declarer may be
+    doubled, so a pair of opponents is refused.
+    """
+    if doubler == doubled:
+        return "a player cannot double themselves"
+    if not doubling.enabled:
+        return "this preset has no doubling"
+    if doubler != declarer and doubled != declarer:
+        if positive:
+            return "in a positive contract only the declarer may be doubled"
+        if doubling.target == "declarer":
+            return "in this preset only the declarer may be doubled"
+    return None
+
+
+def validate_doubles(obj: Any, declarer: int, positive: bool, doubling: Doubling, path: str) -> tuple[Double, ...]:
+    """Validate a round's ``doubles`` list of ``[doubler, doubled]`` seat pairs.
+
+    Returns them as a tuple of pairs in the given order. Raises :class:`ScoringError` for
+    a malformed pair, a seat out of range, a pair given twice, a cell :func:`refusal`
+    refuses, or a redouble by the declarer of a player who did not double the declarer.
+    """
+    if obj is None:
+        return ()
+    if not isinstance(obj, list):
+        raise ScoringError(path, "must be a list of [doubler, doubled] pairs")
+    pairs: list[Double] = []
+    for i, pair in enumerate(obj):
+        ppath = join(path, i)
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise ScoringError(ppath, "a double is a pair [doubler, doubled]")
+        a, b = pair
+        if not (is_int(a) and is_int(b) and 0 <= a < SEATS and 0 <= b < SEATS):
+            raise ScoringError(ppath, "the doubler and the doubled must be seats from 0 to 3")
+        if (a, b) in pairs:
+            raise ScoringError(ppath, f"seat {a} doubling seat {b} is recorded twice")
+        why = refusal(a, b, declarer, positive, doubling)
+        if why:
+            raise ScoringError(ppath, why)
+        pairs.append((a, b))
+    for i, (a, b) in enumerate(pairs):
+        if a == declarer and (b, declarer) not in pairs:
+            raise ScoringError(join(path, i), f"the declarer may only redouble a player who doubled them; seat {b} did not")
+    return tuple(pairs)
+
+
+def effective(doubles: Iterable[Double], declarer: int, doubling: Doubling) -> frozenset[Double]:
+    """The doubles that count: the recorded ones plus, with ``auto_redouble``, the
+    declarer's redouble of everyone who doubled the declarer."""
+    pairs = set(doubles)
+    if doubling.auto_redouble:
+        pairs |= {(declarer, a) for a, b in doubles if b == declarer}
+    return frozenset(pairs)
+
+
+def settle(raw: tuple[int, ...], doubles: Iterable[Double], declarer: int, doubling: Doubling) -> tuple[int, int, int, int]:
+    """Net settlement of the doubles (points by seat, summing to 0) on ``raw`` scores.
+
+    For each pair of players: no double, nothing moves; one double, ``single`` × the
+    difference of their raw scores is credited to the better and debited from the worse;
+    double and redouble, ``mutual`` × the difference. (barbu-rules.md worked example:
+    raw (−6, 0, −6, −12), Beth doubled everyone, Cath doubled Anne who redoubled →
+    (−6, 24, −6, −12).)
+    """
+    pairs = effective(doubles, declarer, doubling)
+    net = [0, 0, 0, 0]
+    for a in range(SEATS):
+        for b in range(a + 1, SEATS):
+            count = ((a, b) in pairs) + ((b, a) in pairs)
+            if not count:
+                continue
+            moved = (doubling.mutual if count == 2 else doubling.single) * (raw[a] - raw[b])
+            net[a] += moved
+            net[b] -= moved
+    return tuple(net)  # type: ignore[return-value]

@@ -1,0 +1,25 @@
+"""Errors raised by the scoring engine."""
+
+from __future__ import annotations
+
+
+class ScoringError(ValueError):
+    """Invalid game input, refused whole.
+
+    ``path`` names the place in the game document (``rounds[3].outcome.tricks``,
+    ``players[1]``, ``preset.contracts[2].penalty``); ``message`` says what is wrong
+    in words a scorer understands (game-format.md, "Errors").
+    """
+
+    def __init__(self, path: str, message: str):
+        super().__init__(f"{path}: {message}" if path else message)
+        self.path = path
+        self.message = message
+
+
+def join(path: str, part: str | int) -> str:
+    """Extend a document path: ``join("rounds", 3) == "rounds[3]"``,
+    ``join("rounds[3]", "outcome") == "rounds[3].outcome"``."""
+    if isinstance(part, int):
+        return f"{path}[{part}]"
+    return f"{path}.{part}" if path else part

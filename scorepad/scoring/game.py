@@ -1,0 +1,207 @@
+"""The schedule of a game and its results (barbu-rules.md "Table and schedule";
+game-format.md "Results").
+
+Only what happened at the table is stored (:class:`Round`); every score is recomputed
+from it by :func:`score`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .contracts import SEATS
+from .doubles import Double, settle
+from .presets import Preset
+
+
+@dataclass(frozen=True)
+class Round:
+    """One deal as recorded: ``contract`` id, ``doubles`` as (doubler, doubled) seat pairs,
+    the validated ``outcome`` (``None`` when an undoubled negative contract is split and
+    not played), and optionally the ``trump`` suit or domino ``start_rank``."""
+
+    contract: str
+    doubles: tuple[Double, ...] = ()
+    outcome: Mapping[str, Any] | None = None
+    trump: str | None = None
+    start_rank: str | None = None
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game: four ``players`` in clockwise seat order, the ``first_declarer`` seat, the
+    ``preset`` it is scored with, its ``rounds`` in play order and an optional ``title``."""
+
+    players: tuple[str, str, str, str]
+    first_declarer: int
+    preset: Preset
+    rounds: tuple[Round, ...] = ()
+    title: str | None = None
+
+
+@dataclass(frozen=True)
+class Seats:
+    """Who does what in a round (seats 0..3): ``declarer`` chooses the contract,
+    ``dealer`` deals, ``cutter`` cuts, ``leader`` leads the first trick (or starts domino)."""
+
+    declarer: int
+    dealer: int
+    cutter: int
+    leader: int
+
+
+def declarer_of(preset: Preset, first_declarer: int, index: int) -> int:
+    """Declarer seat of round ``index`` (0-based). Rotation ``run``: each declarer keeps
+    the role for as many rounds as there are contracts, then the player on their left
+    takes over; rotation ``round``: the role moves one seat left every round."""
+    step = index if preset.rotation == "round" else index // len(preset.contracts)
+    return (first_declarer + step) % SEATS
+
+
+def seats_of(preset: Preset, first_declarer: int, index: int, contract: str | None = None) -> Seats:
+    """The declarer, dealer, cutter and leader of round ``index`` (0-based).
+
+    Default (barbu-rules.md): the declarer's right-hand neighbour deals, the player on
+    the dealer's right (opposite the declarer) cuts, the declarer leads. When the dealer
+    chooses, the dealer is the declarer and the dealer's left leads, except in domino
+    where the dealer starts.
+    """
+    declarer = declarer_of(preset, first_declarer, index)
+    if preset.chooser == "dealer":
+        dealer = declarer
+        leader = declarer if contract == "domino" else (declarer + 1) % SEATS
+    else:
+        dealer = (declarer - 1) % SEATS
+        leader = declarer
+    return Seats(declarer, dealer, (dealer - 1) % SEATS, leader)
+
+
+def contracts_left(preset: Preset, first_declarer: int, rounds: tuple[Round, ...] | list[Round], declarer: int) -> tuple[str, ...]:
+    """The contracts ``declarer`` has not declared yet in ``rounds``, in preset order.
+    With ``chooser: fixed`` only the first of them may be declared next."""
+    done = {r.contract for i, r in enumerate(rounds) if declarer_of(preset, first_declarer, i) == declarer}
+    return tuple(c for c in preset.contract_ids if c not in done)
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """A round's scores (points, by seat): ``raw`` from the outcome, ``doubles`` the net
+    settlement (sums to 0), ``total = raw + doubles``, ``running`` cumulative totals;
+    ``played`` is False for a split undoubled negative contract."""
+
+    number: int
+    declarer: int
+    raw: tuple[int, ...]
+    doubles: tuple[int, ...]
+    total: tuple[int, ...]
+    running: tuple[int, ...]
+    played: bool
+
+
+@dataclass(frozen=True)
+class NextRound:
+    """The round to record next: its 1-based ``number``, seats, and the declarer's
+    remaining contracts in preset order."""
+
+    number: int
+    seats: Seats
+    contracts_left: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Standings:
+    """A game's standings (game-format.md "Results"): ``totals`` of the rounds, end-of-game
+    ``quota_penalties``, ``final = totals + quota_penalties``, competition ``rank`` by final,
+    ``quota_given[d][p]`` = in how many of d's rounds as declarer p doubled d."""
+
+    totals: tuple[int, ...]
+    quota_penalties: tuple[int, ...]
+    final: tuple[int, ...]
+    rank: tuple[int, ...]
+    complete: bool
+    rounds_played: int
+    rounds_total: int
+    quota_given: tuple[tuple[int, ...], ...]
+    next: NextRound | None
+
+
+@dataclass(frozen=True)
+class Scores:
+    """Everything computed from a :class:`Game`: one :class:`RoundResult` per round and the
+    :class:`Standings`."""
+
+    rounds: tuple[RoundResult, ...]
+    standings: Standings
+
+
+def split_raw(total: int, declarer: int) -> tuple[int, ...]:
+    """Raw scores of an undoubled negative contract that is not played (preset
+    ``undoubled_negative: split``): each opponent gets round(total / 3), the declarer the
+    rest. No Tricks −26 → declarer +1, opponents −9 each."""
+    share = round(total / 3)
+    return tuple(total - 3 * share if seat == declarer else share for seat in range(SEATS))
+
+
+def round_raw(preset: Preset, rnd: Round, declarer: int) -> tuple[tuple[int, ...], bool]:
+    """Raw scores (points by seat) of one round and whether it was played."""
+    contract = preset.contract(rnd.contract)
+    if rnd.outcome is None:
+        return split_raw(contract.total(preset.deck), declarer), False
+    return contract.raw(rnd.outcome), True
+
+
+def rank_of(final: tuple[int, ...]) -> tuple[int, ...]:
+    """Competition ranking, highest score first: ties share a rank and the next rank
+    skips (scores 10, 5, 5, 0 → ranks 1, 2, 2, 4)."""
+    return tuple(1 + sum(other > mine for other in final) for mine in final)
+
+
+def score(game: Game) -> Scores:
+    """Settle every round of a validated ``game`` and compute its standings.
+
+    Each round: raw scores from the outcome (or the split), doubles settled pairwise with
+    the preset's multipliers, running totals. Quota penalties apply only to a complete game
+    with doubling on and a non-zero ``quota_penalty``: player p loses ``quota_penalty`` per
+    double owed, Σ over the other players d of max(0, quota − quota_given[d][p]).
+    """
+    preset = game.preset
+    running = (0, 0, 0, 0)
+    results: list[RoundResult] = []
+    quota_given = [[0] * SEATS for _ in range(SEATS)]
+    for i, rnd in enumerate(game.rounds):
+        declarer = declarer_of(preset, game.first_declarer, i)
+        raw, played = round_raw(preset, rnd, declarer)
+        net = settle(raw, rnd.doubles, declarer, preset.doubling)
+        total = tuple(r + n for r, n in zip(raw, net))
+        running = tuple(a + b for a, b in zip(running, total))
+        results.append(RoundResult(i + 1, declarer, raw, net, total, running, played))
+        for doubler, doubled in rnd.doubles:
+            if doubled == declarer:
+                quota_given[declarer][doubler] += 1
+    played_count = len(game.rounds)
+    complete = played_count == preset.round_count
+    doubling = preset.doubling
+    penalties = [0] * SEATS
+    if complete and doubling.enabled and doubling.quota_penalty:
+        for p in range(SEATS):
+            owed = sum(max(0, doubling.quota - quota_given[d][p]) for d in range(SEATS) if d != p)
+            penalties[p] = -doubling.quota_penalty * owed
+    final = tuple(t + q for t, q in zip(running, penalties))
+    upcoming = None
+    if not complete:
+        seats = seats_of(preset, game.first_declarer, played_count)
+        upcoming = NextRound(played_count + 1, seats,
+                             contracts_left(preset, game.first_declarer, game.rounds, seats.declarer))
+    standings = Standings(
+        totals=running,
+        quota_penalties=tuple(penalties),
+        final=final,
+        rank=rank_of(final),
+        complete=complete,
+        rounds_played=played_count,
+        rounds_total=preset.round_count,
+        quota_given=tuple(tuple(row) for row in quota_given),
+        next=upcoming,
+    )
+    return Scores(tuple(results), standings)

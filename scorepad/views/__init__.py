@@ -1,0 +1,1 @@
+"""One blueprint per feature: games (home, new game, game page), rounds, api."""

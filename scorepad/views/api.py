@@ -1,0 +1,132 @@
+"""JSON API ``/api/v1``: games and rounds in the game document format
+(shared/spec/game-format.md), authorised by a game's edit or view token."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, jsonify, request, url_for
+
+from .. import services
+from ..extensions import csrf
+from ..models import StoredGame
+from ..scoring import ScoringError, export_game
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+csrf.exempt(bp)  # bearer tokens, not cookies, authorise the API
+
+
+def error(status: int, message: str, path: str | None = None):
+    """A JSON error response ``{"error", "path"}``."""
+    return jsonify(error=message, path=path), status
+
+
+def body() -> Any:
+    """The request's JSON body, or a 422 response naming the problem."""
+    obj = request.get_json(force=True, silent=True)
+    if obj is None:
+        abort(error(422, "the body must be a JSON document", ""))
+    return obj
+
+
+def game_links(stored: StoredGame) -> dict[str, str]:
+    """Absolute URLs of the game: ``scorer`` (the scorer's page) and ``api``."""
+    return {
+        "scorer": url_for("games.scorer", token=stored.edit_token, _external=True),
+        "api": url_for("api.game", game_id=stored.id, _external=True),
+    }
+
+
+def authorized(game_id: int, write: bool) -> StoredGame:
+    """The game if the bearer token fits it: 401 without a token, 404 for an unknown game
+    or a wrong token, 403 for the view token on a write."""
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        abort(error(401, "send the game's token as 'Authorization: Bearer <token>'"))
+    found = services.authorize(game_id, token.strip())
+    if found is None:
+        abort(error(404, "no game with this id and token"))
+    stored, can_edit = found
+    if write and not can_edit:
+        abort(error(403, "this is the read-only view token; changing the game needs its edit token"))
+    return stored
+
+
+def round_export(stored: StoredGame, number: int) -> dict[str, Any]:
+    """Round ``number`` of the export, with its ``result``, plus the game's ``standings``."""
+    doc = export_game(stored.to_game())
+    return {**doc["rounds"][number - 1], "standings": doc["standings"]}
+
+
+@bp.post("/games")
+def create_game():
+    """Create (or import) a game from a game document → 201 with id, tokens and links."""
+    try:
+        stored, game = services.create_game(body())
+    except ScoringError as exc:
+        return error(422, exc.message, exc.path)
+    payload = {"id": stored.id, "edit_token": stored.edit_token, "view_token": stored.view_token,
+               "links": game_links(stored), "game": export_game(game)}
+    response = jsonify(payload)
+    response.status_code = 201
+    response.headers["Location"] = payload["links"]["api"]
+    return response
+
+
+@bp.get("/games/<int:game_id>")
+def game(game_id: int):
+    """The game's export with every result and the standings (edit or view token)."""
+    return jsonify(export_game(authorized(game_id, write=False).to_game()))
+
+
+@bp.post("/games/<int:game_id>/rounds")
+def record_round(game_id: int):
+    """Record the next round → 201 with the stored round and its result."""
+    stored = authorized(game_id, write=True)
+    doc = body()
+    number = doc.pop("number", None) if isinstance(doc, dict) else None
+    if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
+        return error(422, "the round number must be a whole number", "number")
+    try:
+        row, _ = services.record_round(stored, doc, number)
+    except ScoringError as exc:
+        return error(422, exc.message, exc.path)
+    except services.Conflict as exc:
+        return error(409, exc.message)
+    response = jsonify(round_export(stored, row.number))
+    response.status_code = 201
+    return response
+
+
+@bp.put("/games/<int:game_id>/rounds/<int:number>")
+def replace_round(game_id: int, number: int):
+    """Replace an earlier round; later totals recompute."""
+    stored = authorized(game_id, write=True)
+    doc = body()
+    if isinstance(doc, dict) and doc.get("number", number) != number:
+        return error(422, f"the body's number does not match round {number} of the URL", "number")
+    if isinstance(doc, dict):
+        doc.pop("number", None)
+    try:
+        services.replace_round(stored, number, doc)
+    except LookupError:
+        return error(404, f"there is no round {number}")
+    except ScoringError as exc:
+        return error(422, exc.message, exc.path)
+    except services.Conflict as exc:
+        return error(409, exc.message)
+    return jsonify(round_export(stored, number))
+
+
+@bp.delete("/games/<int:game_id>/rounds/<int:number>")
+def delete_round(game_id: int, number: int):
+    """Delete the last round (undo) → 204."""
+    stored = authorized(game_id, write=True)
+    try:
+        services.undo_round(stored, number)
+    except LookupError:
+        return error(404, f"there is no round {number}")
+    except services.Conflict as exc:
+        return error(409, exc.message)
+    return "", 204

@@ -1,0 +1,89 @@
+"""Shared fixtures: the app on a throwaway SQLite file, its clients, and a phone-sized Chromium."""
+
+import importlib.util
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from scorepad import create_app
+from scorepad.config import TestConfig
+from scorepad.extensions import db
+
+# Debian's Chromium; Playwright cannot download its own browser on these machines.
+CHROMIUM = "/usr/bin/chromium"
+# Without the background-networking flags Chromium keeps trying to reach the internet.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = Path(__file__).parent / "screenshots"
+
+
+@pytest.fixture
+def app(tmp_path):
+    """The app with a fresh SQLite file (a file, not :memory:, so the live server's threads share it)."""
+
+    class Config(TestConfig):
+        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path / 'test.sqlite3'}"
+
+    app = create_app(Config)
+    with app.app_context():
+        # The tables exist only once scorepad.models is written.
+        if importlib.util.find_spec("scorepad.models") is not None:
+            import scorepad.models  # noqa: F401
+        db.create_all()
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app):
+    return app.test_cli_runner()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture
+def live_server(app):
+    """Serve `app` on a free loopback port from a thread; yields the base URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+
+
+@pytest.fixture
+def phone(browser, playwright):
+    """A page in a fresh phone context: iPhone 13 metrics, touch, 390x844 viewport."""
+    device = {k: v for k, v in playwright.devices["iPhone 13"].items() if k != "default_browser_type"}
+    context = browser.new_context(**{**device, "viewport": {"width": 390, "height": 844}})
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def screenshot_dir():
+    """tests/screenshots/ (gitignored), for pictures a person can look at."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    return SCREENSHOTS
