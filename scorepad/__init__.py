@@ -57,7 +57,9 @@ def create_app(config=None) -> Flask:
 
     db.init_app(app)
     csrf.init_app(app)
-    migrate.init_app(app, db)
+    # An absolute directory so migrations run from any working directory; batch mode
+    # lets later migrations alter SQLite tables.
+    migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
     babel.init_app(app, locale_selector=select_locale)
 
     # Imported so that Flask-Migrate's autogenerate sees the tables.

@@ -78,7 +78,7 @@ def parse_round(preset: Preset, players: tuple[str, ...], first_declarer: int,
     if index >= preset.round_count:
         raise ScoringError(path, f"the game is complete after {preset.round_count} rounds")
     declarer = declarer_of(preset, first_declarer, index)
-    if "declarer" in obj and obj["declarer"] != declarer:
+    if "declarer" in obj and (not is_int(obj["declarer"]) or obj["declarer"] != declarer):
         raise ScoringError(join(path, "declarer"), f"round {index + 1} is declared by {players[declarer]} (seat {declarer})")
     cid = obj.get("contract")
     cpath = join(path, "contract")

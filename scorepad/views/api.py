@@ -17,8 +17,10 @@ csrf.exempt(bp)  # bearer tokens, not cookies, authorise the API
 
 
 def error(status: int, message: str, path: str | None = None):
-    """A JSON error response ``{"error", "path"}``."""
-    return jsonify(error=message, path=path), status
+    """A JSON error response ``{"error", "path"}`` (a Response, so ``abort`` accepts it too)."""
+    response = jsonify(error=message, path=path)
+    response.status_code = status
+    return response
 
 
 def body() -> Any:

@@ -1,0 +1,175 @@
+"""Presets: the built-in tournament preset, defaults, validation and the export object
+(game-format.md "Preset")."""
+
+import copy
+
+import pytest
+
+from scorepad.scoring import BUILTIN, ScoringError, parse_preset, preset_to_dict
+from scorepad.scoring.doubles import Doubling
+from scorepad.scoring.presets import resolve_preset
+
+TOURNAMENT_CONTRACTS = [
+    {"id": "no-tricks", "per_trick": -2},
+    {"id": "no-queens", "per_queen": -6},
+    {"id": "no-last-two", "penultimate": -10, "last": -20},
+    {"id": "no-hearts", "per_heart": -2, "ace": -6},
+    {"id": "no-king-of-hearts", "king": -20},
+    {"id": "trumps", "per_trick": 5},
+    {"id": "domino", "places": [45, 20, 5, -5]},
+]
+TOURNAMENT = {
+    "id": "tournament", "name": "Tournament Barbu", "deck": 52, "chooser": "declarer",
+    "rotation": "run", "contracts": TOURNAMENT_CONTRACTS,
+    "doubling": {"enabled": True, "target": "any", "auto_redouble": False,
+                 "single": 1, "mutual": 2, "quota": 2, "quota_penalty": 0},
+    "undoubled_negative": "play", "default_players": [],
+}
+HOUSE = {
+    "id": "house", "name": "House rules", "deck": 32, "chooser": "dealer", "rotation": "round",
+    "contracts": TOURNAMENT_CONTRACTS + [{"id": "ravage-city", "penalty": -24}],
+    "doubling": {"enabled": True, "target": "declarer", "auto_redouble": True,
+                 "single": 2, "mutual": 4, "quota": 3, "quota_penalty": 5},
+    "undoubled_negative": "split", "default_players": ["Anne", "Beth", "Cath", "Diana"],
+}
+
+
+def test_builtin_tournament_preset_is_the_published_form():
+    preset = BUILTIN["tournament"]
+    assert preset_to_dict(preset) == TOURNAMENT
+    assert preset.round_count == 28   # 4 × 7
+    assert preset.tricks == 13        # 52 ÷ 4
+    assert preset.run_total() == 0    # −130 + 130
+
+
+@pytest.mark.parametrize("contracts, rounds", [
+    (TOURNAMENT_CONTRACTS[:5] + TOURNAMENT_CONTRACTS[6:], 24),  # six, without Trumps
+    (TOURNAMENT_CONTRACTS, 28),
+    (TOURNAMENT_CONTRACTS + [{"id": "ravage-city", "penalty": -36}], 32),
+    (TOURNAMENT_CONTRACTS[:1], 4),
+])
+def test_a_game_has_four_rounds_per_contract(contracts, rounds):
+    assert parse_preset({"id": "p", "contracts": contracts}).round_count == rounds
+
+
+def test_32_card_deck_has_8_tricks():
+    assert parse_preset({"id": "p", "deck": 32, "contracts": TOURNAMENT_CONTRACTS}).tricks == 8
+
+
+def test_run_total_of_an_unbalanced_preset_is_its_block_total():
+    # Brader on 32 cards: −40 −60 −30 −40 −25 +40 +40 −36 = −151
+    preset = parse_preset({"id": "b", "deck": 32, "contracts": [
+        {"id": "no-tricks", "per_trick": -5}, {"id": "no-queens", "per_queen": -15},
+        {"id": "no-last-two", "penultimate": -10, "last": -20},
+        {"id": "no-hearts", "per_heart": -4, "ace": -12}, {"id": "no-king-of-hearts", "king": -25},
+        {"id": "trumps", "per_trick": 5}, {"id": "domino", "places": [40, 20, 0, -20]},
+        {"id": "ravage-city", "penalty": -36}]})
+    assert preset.run_total() == -151
+
+
+def test_missing_preset_settings_take_the_tournament_values():
+    preset = parse_preset({"id": "mine", "contracts": [{"id": "trumps", "per_trick": 5}]})
+    assert (preset.name, preset.deck, preset.chooser, preset.rotation, preset.undoubled_negative) == (
+        "mine", 52, "declarer", "run", "play")
+    assert preset.doubling == Doubling(enabled=True, target="any", auto_redouble=False,
+                                       single=1, mutual=2, quota=2, quota_penalty=0)
+    assert preset.default_players == ()
+
+
+def test_preset_keeps_contracts_in_the_listed_order():
+    contracts = list(reversed(TOURNAMENT_CONTRACTS))
+    assert parse_preset({"id": "p", "contracts": contracts}).contract_ids == tuple(c["id"] for c in contracts)
+
+
+@pytest.mark.parametrize("obj", [TOURNAMENT, HOUSE])
+def test_preset_to_dict_round_trips(obj):
+    preset = parse_preset(copy.deepcopy(obj))
+    assert preset_to_dict(preset) == obj
+    assert parse_preset(preset_to_dict(preset)) == preset
+
+
+def test_preset_strips_its_id_and_name():
+    preset = parse_preset({"id": " p ", "name": "  Mine ", "contracts": TOURNAMENT_CONTRACTS[:1]})
+    assert (preset.id, preset.name) == ("p", "Mine")
+
+
+def test_preset_contract_looks_up_by_id():
+    assert BUILTIN["tournament"].contract("no-queens").value("per_queen") == -6
+    with pytest.raises(KeyError):
+        BUILTIN["tournament"].contract("salade")
+
+
+def with_(**changes):
+    obj = copy.deepcopy(TOURNAMENT)
+    obj.update(changes)
+    return obj
+
+
+def with_doubling(**changes):
+    obj = copy.deepcopy(TOURNAMENT)
+    obj["doubling"].update(changes)
+    return obj
+
+
+@pytest.mark.parametrize("obj, path, fragment", [
+    ("tournament-ish", "preset", "must be an object"),
+    (with_(colour="red"), "preset.colour", "unknown preset setting"),
+    (with_(id=""), "preset.id", "non-empty"),
+    (with_(id=None), "preset.id", "non-empty"),
+    (with_(id="x" * 61), "preset.id", "longer than 60"),
+    (with_(name="   "), "preset.name", "non-empty"),
+    (with_(deck=40), "preset.deck", "52 or 32 cards"),
+    (with_(deck="52"), "preset.deck", "52 or 32 cards"),
+    (with_(deck=52.0), "preset.deck", "52 or 32 cards"),
+    (with_(contracts=[]), "preset.contracts", "at least one contract"),
+    (with_(contracts=None), "preset.contracts", "at least one contract"),
+    (with_(contracts=TOURNAMENT_CONTRACTS + [{"id": "ravage-city", "penalty": -36},
+                                             {"id": "salade", "per_trick": -2}, TOURNAMENT_CONTRACTS[0]]),
+     "preset.contracts", "at most 9 contracts"),
+    (with_(contracts=[TOURNAMENT_CONTRACTS[0], TOURNAMENT_CONTRACTS[1], {"id": "no-tricks", "per_trick": -5}]),
+     "preset.contracts[2].id", "no-tricks is listed twice"),
+    (with_(contracts=[{"id": "ravage-city", "penalty": -30}]), "preset.contracts[0].penalty", "divisible by 12"),
+    (with_(contracts=[{"id": "no-tricks", "per_trick": -1.5}]), "preset.contracts[0].per_trick", "whole number"),
+    (with_(contracts=TOURNAMENT_CONTRACTS[:6] + [{"id": "domino", "places": [45, 20, 5]}]),
+     "preset.contracts[6].places", "all four places"),
+    (with_(contracts=[{"id": "hearts-and-spades", "per_heart": -2}]), "preset.contracts[0].id", "unknown contract"),
+    (with_(chooser="winner"), "preset.chooser", "declarer, dealer, fixed"),
+    (with_(rotation="left"), "preset.rotation", "run, round"),
+    (with_(undoubled_negative="skip"), "preset.undoubled_negative", "play, split"),
+    (with_(doubling=[]), "preset.doubling", "must be an object"),
+    (with_doubling(kontra=True), "preset.doubling.kontra", "unknown doubling setting"),
+    (with_doubling(enabled="yes"), "preset.doubling.enabled", "true or false"),
+    (with_doubling(auto_redouble=1), "preset.doubling.auto_redouble", "true or false"),
+    (with_doubling(target="everyone"), "preset.doubling.target", "any, declarer"),
+    (with_doubling(single=-1), "preset.doubling.single", "at least 0"),
+    (with_doubling(mutual=2.5), "preset.doubling.mutual", "whole number"),
+    (with_doubling(quota="2"), "preset.doubling.quota", "whole number"),
+    (with_doubling(quota_penalty=-5), "preset.doubling.quota_penalty", "at least 0"),
+    (with_(default_players=["Anne", "Beth", "Cath"]), "preset.default_players", "four default players or none"),
+    (with_(default_players=["Anne", "Beth", " ", "Diana"]), "preset.default_players[2]", "non-empty"),
+])
+def test_an_invalid_preset_is_refused_naming_the_setting(obj, path, fragment):
+    with pytest.raises(ScoringError) as err:
+        parse_preset(obj, "preset")
+    assert err.value.path == path
+    assert fragment in err.value.message
+
+
+def test_a_builtin_preset_is_resolved_by_id():
+    assert resolve_preset("tournament") is BUILTIN["tournament"]
+
+
+def test_a_saved_preset_is_resolved_by_id():
+    saved = parse_preset(copy.deepcopy(HOUSE))
+    assert resolve_preset("house", "preset", {"house": saved}) is saved
+
+
+def test_an_unknown_preset_id_is_refused():
+    with pytest.raises(ScoringError) as err:
+        resolve_preset("nope", "preset", {})
+    assert err.value.path == "preset"
+    assert "no preset called 'nope'" in err.value.message
+
+
+def test_a_whole_preset_object_is_parsed():
+    assert resolve_preset(copy.deepcopy(HOUSE)).id == "house"
