@@ -1,6 +1,6 @@
 """Shared fixtures: the app on a throwaway SQLite file, its clients, and a phone-sized Chromium."""
 
-import importlib.util
+import os
 import threading
 from pathlib import Path
 
@@ -8,7 +8,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from scorepad import create_app
-from scorepad.config import TestConfig
+from scorepad.config import TestConfig, database_url
 from scorepad.extensions import db
 
 # Debian's Chromium; Playwright cannot download its own browser on these machines.
@@ -26,21 +26,26 @@ CHROMIUM_ARGS = [
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 
 
+def database_uri(tmp_path) -> str:
+    """TEST_DATABASE_URL (e.g. a PostgreSQL database, emptied for each test) or a fresh
+    SQLite file (a file, not :memory:, so the live server's threads share it)."""
+    return database_url(os.environ.get("TEST_DATABASE_URL")) or f"sqlite:///{tmp_path / 'test.sqlite3'}"
+
+
 @pytest.fixture
 def app(tmp_path):
-    """The app with a fresh SQLite file (a file, not :memory:, so the live server's threads share it)."""
+    """The app on a real, empty database."""
 
     class Config(TestConfig):
-        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path / 'test.sqlite3'}"
+        SQLALCHEMY_DATABASE_URI = database_uri(tmp_path)
 
     app = create_app(Config)
     with app.app_context():
-        # The tables exist only once scorepad.models is written.
-        if importlib.util.find_spec("scorepad.models") is not None:
-            import scorepad.models  # noqa: F401
+        db.drop_all()
         db.create_all()
     yield app
     with app.app_context():
+        db.session.remove()
         db.engine.dispose()
 
 
