@@ -92,11 +92,17 @@ def parse_round(preset: Preset, players: tuple[str, ...], first_declarer: int,
     if preset.chooser == "fixed" and cid != left[0]:
         raise ScoringError(cpath, f"the contracts are played in a fixed order: next is {left[0]}")
     trump = obj.get("trump")
-    if trump is not None and (cid != "trumps" or trump not in TRUMP_SUITS):
-        raise ScoringError(join(path, "trump"), "a trump suit (spades, hearts, diamonds, clubs) belongs to a Trumps round only")
+    if trump is not None:
+        if cid != "trumps":
+            raise ScoringError(join(path, "trump"), "only a Trumps round has a trump suit")
+        if trump not in TRUMP_SUITS:
+            raise ScoringError(join(path, "trump"), f"the trump suit is one of {', '.join(TRUMP_SUITS)}")
     rank = obj.get("start_rank")
-    if rank is not None and (cid != "domino" or rank not in START_RANKS):
-        raise ScoringError(join(path, "start_rank"), "a starting rank (2 to 10, J, Q, K, A) belongs to a Domino round only")
+    if rank is not None:
+        if cid != "domino":
+            raise ScoringError(join(path, "start_rank"), "only a Domino round has a starting rank")
+        if rank not in START_RANKS:
+            raise ScoringError(join(path, "start_rank"), f"the starting rank is one of {', '.join(START_RANKS)}")
     contract = preset.contract(cid)
     doubles = validate_doubles(obj.get("doubles", []), declarer, not contract.negative,
                                preset.doubling, join(path, "doubles"))

@@ -168,6 +168,11 @@ def parse_preset(obj: Any, path: str = "preset") -> Preset:
     if not isinstance(players, list) or len(players) not in (0, 4):
         raise ScoringError(ppath, "give four default players or none")
     players = [_text(p, join(ppath, i), 40, "a player's name") for i, p in enumerate(players)]
+    doubling = parse_doubling(obj.get("doubling", {}), join(path, "doubling"))
+    undoubled = _choice(obj, "undoubled_negative", UNDOUBLED, "play", path)
+    if undoubled == "split" and not doubling.enabled:
+        raise ScoringError(join(path, "undoubled_negative"),
+                           "with doubling off every negative deal would be split and never played")
     return Preset(
         id=pid,
         name=name,
@@ -175,8 +180,8 @@ def parse_preset(obj: Any, path: str = "preset") -> Preset:
         deck=deck,
         chooser=_choice(obj, "chooser", CHOOSERS, "declarer", path),
         rotation=_choice(obj, "rotation", ROTATIONS, "run", path),
-        doubling=parse_doubling(obj.get("doubling", {}), join(path, "doubling")),
-        undoubled_negative=_choice(obj, "undoubled_negative", UNDOUBLED, "play", path),
+        doubling=doubling,
+        undoubled_negative=undoubled,
         default_players=tuple(players),
     )
 

@@ -136,6 +136,8 @@ def with_doubling(**changes):
     (with_(chooser="winner"), "preset.chooser", "declarer, dealer, fixed"),
     (with_(rotation="left"), "preset.rotation", "run, round"),
     (with_(undoubled_negative="skip"), "preset.undoubled_negative", "play, split"),
+    (with_(undoubled_negative="split", doubling={"enabled": False}), "preset.undoubled_negative",
+     "never played"),
     (with_(doubling=[]), "preset.doubling", "must be an object"),
     (with_doubling(kontra=True), "preset.doubling.kontra", "unknown doubling setting"),
     (with_doubling(enabled="yes"), "preset.doubling.enabled", "true or false"),
