@@ -61,27 +61,77 @@ class Preset:
         return sum(c.total(self.deck) for c in self.contracts)
 
 
-def _tournament() -> Preset:
-    return parse_preset({
-        "id": "tournament",
-        "name": "Tournament Barbu",
-        "deck": 52,
-        "chooser": "declarer",
-        "rotation": "run",
-        "contracts": [
-            {"id": "no-tricks", "per_trick": -2},
-            {"id": "no-queens", "per_queen": -6},
-            {"id": "no-last-two", "penultimate": -10, "last": -20},
-            {"id": "no-hearts", "per_heart": -2, "ace": -6},
-            {"id": "no-king-of-hearts", "king": -20},
-            {"id": "trumps", "per_trick": 5},
-            {"id": "domino", "places": [45, 20, 5, -5]},
-        ],
+TOURNAMENT_CONTRACTS: tuple[dict[str, Any], ...] = (
+    {"id": "no-tricks", "per_trick": -2},
+    {"id": "no-queens", "per_queen": -6},
+    {"id": "no-last-two", "penultimate": -10, "last": -20},
+    {"id": "no-hearts", "per_heart": -2, "ace": -6},
+    {"id": "no-king-of-hearts", "king": -20},
+    {"id": "trumps", "per_trick": 5},
+    {"id": "domino", "places": [45, 20, 5, -5]},
+)
+NEGATIVE_IDS = ("no-tricks", "no-queens", "no-last-two", "no-hearts", "no-king-of-hearts")
+
+
+def _tournament_with(preset_id: str, name: str, contracts=None, doubling=None, **settings: Any) -> dict[str, Any]:
+    """The tournament preset object with some settings replaced (a built-in's source)."""
+    return {
+        "id": preset_id, "name": name, "deck": 52, "chooser": "declarer", "rotation": "run",
+        "contracts": [dict(c) for c in (contracts or TOURNAMENT_CONTRACTS)],
         "doubling": {"enabled": True, "target": "any", "auto_redouble": False,
-                     "single": 1, "mutual": 2, "quota": 2, "quota_penalty": 0},
-        "undoubled_negative": "play",
-        "default_players": [],
-    }, "preset")
+                     "single": 1, "mutual": 2, "quota": 2, "quota_penalty": 0, **(doubling or {})},
+        "undoubled_negative": "play", "default_players": [], **settings,
+    }
+
+
+def _revalued(values: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """The tournament contracts with some contracts' values replaced, by contract id."""
+    return [{**c, **values.get(c["id"], {})} for c in TOURNAMENT_CONTRACTS]
+
+
+def _builtins() -> list[dict[str, Any]]:
+    """The built-in presets (barbu-rules.md, "Variants"), as preset objects."""
+    tournament = TOURNAMENT_CONTRACTS
+    negatives = [c for c in tournament if c["id"] in NEGATIVE_IDS]
+    by_id = {c["id"]: c for c in tournament}
+    return [
+        _tournament_with("tournament", "Tournament Barbu"),
+        _tournament_with("ravage-city", "Tournament with Ravage City",
+                         contracts=[*tournament, {"id": "ravage-city", "penalty": -36}]),
+        _tournament_with("ravage-city-24", "Tournament with Ravage City −24",
+                         contracts=[*tournament, {"id": "ravage-city", "penalty": -24}]),
+        _tournament_with("brader", "Mark Brader's scoring", contracts=[
+            {"id": "no-tricks", "per_trick": -5},
+            {"id": "no-queens", "per_queen": -15},
+            {"id": "no-last-two", "penultimate": -10, "last": -20},
+            {"id": "no-hearts", "per_heart": -4, "ace": -12},
+            {"id": "no-king-of-hearts", "king": -25},
+            {"id": "trumps", "per_trick": 5},
+            {"id": "domino", "places": [40, 20, 0, -20]},
+            {"id": "ravage-city", "penalty": -36},
+        ]),
+        _tournament_with("kh15-domino40", "K♥ −15, Domino +40", contracts=_revalued(
+            {"no-king-of-hearts": {"king": -15}, "domino": {"places": [40, 20, 10, -10]}})),
+        _tournament_with("domino30-kh15", "Domino +30, K♥ −15", contracts=_revalued(
+            {"no-king-of-hearts": {"king": -15}, "domino": {"places": [30, 20, 10, 0]}})),
+        _tournament_with("dealer-chooses", "The dealer chooses", chooser="dealer"),
+        _tournament_with("declarer-doubles-only", "Doubles on the declarer only",
+                         doubling={"target": "declarer", "auto_redouble": True}),
+        _tournament_with("undoubled-not-played", "Undoubled negative not played",
+                         undoubled_negative="split"),
+        _tournament_with("french-classic", "Older French form", chooser="fixed",
+                         doubling={"enabled": False}, contracts=[
+                             by_id["no-tricks"], by_id["no-hearts"], by_id["no-queens"],
+                             by_id["no-king-of-hearts"], by_id["no-last-two"],
+                             {"id": "salade", "per_trick": -2, "per_queen": -6, "penultimate": -10,
+                              "last": -20, "per_heart": -2, "ace": -6, "king": -20},
+                             by_id["domino"]]),
+        _tournament_with("french-32", "Tournament on 32 cards", deck=32),
+        _tournament_with("no-domino", "Six contracts without Domino",
+                         contracts=[*negatives, by_id["trumps"]]),
+        _tournament_with("no-trumps", "Six contracts without Trumps",
+                         contracts=[*negatives, by_id["domino"]]),
+    ]
 
 
 def _choice(obj: dict, key: str, choices: tuple, default: Any, path: str) -> Any:
@@ -204,8 +254,8 @@ def preset_to_dict(preset: Preset) -> dict[str, Any]:
     }
 
 
-#: Built-in presets by id (read-only). Issue 4 adds the other variants.
-BUILTIN: dict[str, Preset] = {p.id: p for p in (_tournament(),)}
+#: Built-in presets by id (read-only), the tournament first.
+BUILTIN: dict[str, Preset] = {p.id: p for p in (parse_preset(obj) for obj in _builtins())}
 
 
 def resolve_preset(obj: Any, path: str = "preset", saved: dict[str, Preset] | None = None) -> Preset:

@@ -175,3 +175,49 @@ def test_an_unknown_preset_id_is_refused():
 
 def test_a_whole_preset_object_is_parsed():
     assert resolve_preset(copy.deepcopy(HOUSE)).id == "house"
+
+
+# Contract totals worked out by hand from barbu-rules.md ("Variants"): e.g. Brader's
+# No Hearts is 12 hearts × −4 + the ace −12 = −60; on 32 cards No Tricks is 8 × −2 = −16.
+TOURNAMENT_TOTALS = {"no-tricks": -26, "no-queens": -24, "no-last-two": -30, "no-hearts": -30,
+                     "no-king-of-hearts": -20, "trumps": 65, "domino": 65}
+BUILTIN_TOTALS = {
+    "tournament": (28, TOURNAMENT_TOTALS),
+    "ravage-city": (32, {**TOURNAMENT_TOTALS, "ravage-city": -36}),
+    "ravage-city-24": (32, {**TOURNAMENT_TOTALS, "ravage-city": -24}),
+    "brader": (32, {"no-tricks": -65, "no-queens": -60, "no-last-two": -30, "no-hearts": -60,
+                    "no-king-of-hearts": -25, "trumps": 65, "domino": 40, "ravage-city": -36}),
+    "kh15-domino40": (28, {**TOURNAMENT_TOTALS, "no-king-of-hearts": -15, "domino": 60}),
+    "domino30-kh15": (28, {**TOURNAMENT_TOTALS, "no-king-of-hearts": -15, "domino": 60}),
+    "dealer-chooses": (28, TOURNAMENT_TOTALS),
+    "declarer-doubles-only": (28, TOURNAMENT_TOTALS),
+    "undoubled-not-played": (28, TOURNAMENT_TOTALS),
+    "french-classic": (28, {"no-tricks": -26, "no-hearts": -30, "no-queens": -24, "no-king-of-hearts": -20,
+                            "no-last-two": -30, "salade": -130, "domino": 65}),
+    "french-32": (28, {**TOURNAMENT_TOTALS, "no-tricks": -16, "no-hearts": -20, "trumps": 40}),
+    "no-domino": (24, {k: v for k, v in TOURNAMENT_TOTALS.items() if k != "domino"}),
+    "no-trumps": (24, {k: v for k, v in TOURNAMENT_TOTALS.items() if k != "trumps"}),
+}
+
+
+def test_the_built_in_presets_are_exactly_these():
+    assert list(BUILTIN) == list(BUILTIN_TOTALS)
+
+
+@pytest.mark.parametrize("preset_id", BUILTIN_TOTALS)
+def test_each_built_in_has_its_contract_totals_and_round_count(preset_id):
+    rounds, totals = BUILTIN_TOTALS[preset_id]
+    preset = BUILTIN[preset_id]
+    assert preset.round_count == rounds
+    assert {c.id: c.total(preset.deck) for c in preset.contracts} == totals
+    assert list(preset.contract_ids) == list(totals)
+
+
+def test_built_in_variants_carry_their_rules():
+    assert BUILTIN["dealer-chooses"].chooser == "dealer"
+    only = BUILTIN["declarer-doubles-only"].doubling
+    assert (only.target, only.auto_redouble) == ("declarer", True)
+    assert BUILTIN["undoubled-not-played"].undoubled_negative == "split"
+    french = BUILTIN["french-classic"]
+    assert (french.chooser, french.doubling.enabled) == ("fixed", False)
+    assert BUILTIN["french-32"].deck == 32
