@@ -1,0 +1,211 @@
+"""Recording, showing, editing and undoing rounds through the scorer's forms."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from scorepad import services
+
+EXAMPLE = json.loads((Path(__file__).parent / "data" / "examples" / "tournament-full.json").read_text())
+ROUNDS = EXAMPLE["game"]["rounds"]
+EXPECTED = EXAMPLE["expected"]["rounds"]
+
+
+def import_game(app, rounds=0):
+    doc = {**EXAMPLE["game"], "rounds": ROUNDS[:rounds]}
+    with app.app_context():
+        stored, _ = services.create_game(doc)
+        return stored.edit_token, stored.view_token
+
+
+def form_of(rnd: dict) -> dict:
+    """The round as the scorer's form posts it."""
+    data = {"contract": rnd["contract"], "doubles": [f"{a}-{b}" for a, b in rnd["doubles"]]}
+    for key in ("trump", "start_rank"):
+        if key in rnd:
+            data[key] = rnd[key]
+    for part, value in rnd["outcome"].items():
+        if part in ("tricks", "queens", "hearts"):
+            data.update({f"{part}-{seat}": str(v) for seat, v in enumerate(value)})
+        elif part == "order":
+            data.update({f"order-{place}": str(seat) for place, seat in enumerate(value)})
+        elif part == "most":
+            data["most"] = [str(s) for s in value]
+        else:
+            data[part] = str(value)
+    return data
+
+
+def running(html: str, number: int) -> list[int]:
+    row = re.search(rf'<tr id="round-{number}".*?</tr>', html, re.S).group(0)
+    return [int(v.replace("−", "-")) for v in re.findall(r'class="running"><span class="pts[^"]*">([^<]+)<', row)]
+
+
+def group_error(html: str, group: str) -> str:
+    match = re.search(rf'<ul class="field-error" id="{group}-error"[^>]*>(.*?)</ul>', html, re.S)
+    assert match, f"no error next to {group}"
+    return re.sub(r"<[^>]+>", " ", match.group(1))
+
+
+def test_the_contract_step_leads_to_its_form(app, client):
+    edit, _ = import_game(app)
+    html = client.get(f"/g/{edit}/rounds/new?contract=no-hearts").get_data(as_text=True)
+    assert '<input type="hidden" name="contract" value="no-hearts">' in html
+    assert "Hearts taken (with the ace): 13 in all" in html
+    assert 'name="ace"' in html and 'name="hearts-3"' in html
+    assert 'name="tricks-0"' not in html
+
+
+def test_htmx_gets_only_the_round_form_block(app, client):
+    edit, _ = import_game(app)
+    response = client.get(f"/g/{edit}/rounds/new?contract=domino", headers={"HX-Request": "true"})
+    html = response.get_data(as_text=True)
+    assert html.lstrip().startswith('<section id="round_form"')
+    assert "<html" not in html
+    assert "HX-Request" in response.headers["Vary"]
+    assert 'name="start_rank" value="A"' in html and 'name="order-3"' in html
+
+
+def test_the_doubles_grid_explains_the_cells_that_cannot_be_used(app, client):
+    edit, _ = import_game(app)
+    html = client.get(f"/g/{edit}/rounds/new?contract=trumps").get_data(as_text=True)
+    # Beth (seat 2) declares Trumps: opponents may only double her, she only redoubles.
+    assert 'value="0-2"' in html and 'value="2-0"' in html and 'value="0-1"' not in html
+    assert "Élodie doubles Anne: not possible, in a positive contract only the declarer may be doubled" in html
+    assert "Beth redoubles Élodie" in html
+
+
+def test_recording_a_round_by_plain_post(app, client):
+    edit, _ = import_game(app)
+    response = client.post(f"/g/{edit}/rounds", data=form_of(ROUNDS[0]))
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith(f"/g/{edit}#current_round")
+    html = client.get(f"/g/{edit}").get_data(as_text=True)
+    assert running(html, 1) == EXPECTED[0]["result"]["running"] == [-60, 0, 0, 30]
+    assert "Round 2 of 28" in html
+
+
+def test_recording_a_round_with_htmx_returns_the_live_part_of_the_page(app, client):
+    edit, _ = import_game(app, rounds=1)
+    response = client.post(f"/g/{edit}/rounds", data=form_of(ROUNDS[1]), headers={"HX-Request": "true"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "HX-Request" in response.headers["Vary"]
+    assert response.headers["HX-Push-Url"] == f"/g/{edit}"
+    assert html.lstrip().startswith('<div id="game_live">') and "<html" not in html
+    assert running(html, 2) == EXPECTED[1]["result"]["running"]
+    assert "Round 3 of 28" in html
+
+
+def test_tricks_that_do_not_add_up_are_refused_next_to_the_tricks(app, client):
+    edit, _ = import_game(app)
+    data = {"contract": "no-tricks", "tricks-0": "4", "tricks-1": "2", "tricks-2": "1", "tricks-3": "5"}
+    response = client.post(f"/g/{edit}/rounds", data=data)
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert "the tricks add up to 12, a deal has 13" in group_error(html, "tricks")
+    assert 'value="5"' in html  # the scorer's input is kept
+    assert "<tr id=\"round-1\"" not in html
+
+
+def test_an_empty_count_is_named_before_the_engine_is_asked(app, client):
+    edit, _ = import_game(app)
+    data = {"contract": "no-queens", "queens-0": "2", "queens-1": "", "queens-2": "two", "queens-3": "0"}
+    response = client.post(f"/g/{edit}/rounds", data=data, headers={"HX-Request": "true"})
+    assert response.status_code == 422
+    errors = group_error(response.get_data(as_text=True), "queens")
+    assert "Anne&#39;s queens" in errors and "Beth&#39;s queens" in errors
+
+
+def test_an_illegal_double_is_refused(app, client):
+    edit, _ = import_game(app)
+    data = form_of({"contract": "trumps", "doubles": [[0, 1]], "outcome": {"tricks": [1, 2, 4, 6]}})
+    response = client.post(f"/g/{edit}/rounds", data=data)
+    assert response.status_code == 422
+    assert "only the declarer may be doubled" in group_error(response.get_data(as_text=True), "doubles")
+
+
+def test_a_redouble_needs_a_double(app, client):
+    edit, _ = import_game(app)
+    data = form_of({"contract": "no-tricks", "doubles": [[2, 0]], "outcome": {"tricks": [4, 2, 1, 6]}})
+    response = client.post(f"/g/{edit}/rounds", data=data)
+    assert response.status_code == 422
+    assert "may only redouble a player who doubled them" in group_error(response.get_data(as_text=True), "doubles")
+
+
+def test_a_contract_already_declared_is_refused(app, client):
+    edit, _ = import_game(app, rounds=1)  # Beth declared No Last Two in round 1
+    response = client.post(f"/g/{edit}/rounds", data=form_of(ROUNDS[0]))
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert "already declared" in html
+    assert "<tr id=\"round-2\"" not in html
+
+
+def test_the_view_token_cannot_change_anything(app, client):
+    edit, view = import_game(app, rounds=2)
+    assert client.post(f"/g/{view}/rounds", data=form_of(ROUNDS[2])).status_code == 403
+    assert client.post(f"/g/{view}/rounds/undo", data={"number": "2"}).status_code == 403
+    assert client.post(f"/g/{view}/rounds/1/edit", data=form_of(ROUNDS[0])).status_code == 403
+    assert client.get(f"/g/{view}/rounds/1/edit").status_code == 403
+    assert "Round 3 of 28" in client.get(f"/g/{edit}").get_data(as_text=True)
+
+
+def test_a_round_page_tells_what_happened(app, client):
+    edit, view = import_game(app, rounds=2)
+    html = client.get(f"/g/{edit}/rounds/2").get_data(as_text=True)
+    assert "No Hearts" in html
+    assert "Élodie 3 · Anne 0 · Beth 5 · Marc 5" in html
+    assert "Beth redoubled Anne" in html and "Élodie doubled Beth" in html
+    assert f"/g/{edit}/rounds/2/edit" in html
+    assert "/edit" not in client.get(f"/g/{view}/rounds/2").get_data(as_text=True)
+    assert client.get(f"/g/{edit}/rounds/3").status_code == 404
+
+
+def test_editing_a_round_recomputes_the_later_totals(app, client):
+    edit, _ = import_game(app, rounds=3)
+    form = client.get(f"/g/{edit}/rounds/1/edit").get_data(as_text=True)
+    assert 'name="penultimate" value="0" checked' in form  # prefilled
+    # Round 1 corrected: Marc took the 12th trick, not Élodie. Raw −20 / 0 / 0 / −10; Élodie's
+    # double on Marc now moves 10 to Marc; Anne and Beth are still level: totals −30 / 0 / 0 / 0,
+    # i.e. +30 for Élodie and −30 for Marc compared with the round as first recorded.
+    data = form_of({**ROUNDS[0], "outcome": {"penultimate": 3, "last": 0}})
+    response = client.post(f"/g/{edit}/rounds/1/edit", data=data)
+    assert response.status_code == 303
+    html = client.get(f"/g/{edit}").get_data(as_text=True)
+    assert running(html, 1) == [-30, 0, 0, 0]
+    before = EXPECTED[2]["result"]["running"]
+    assert running(html, 3) == [before[0] + 30, before[1], before[2], before[3] - 30]
+
+
+def test_an_edit_may_change_the_contract_to_a_free_one(app, client):
+    edit, _ = import_game(app, rounds=3)
+    html = client.get(f"/g/{edit}/rounds/1/edit?contract=no-tricks").get_data(as_text=True)
+    assert 'name="tricks-0"' in html
+    assert "contract=no-hearts" not in html  # declared in round 2
+
+
+def test_undo_deletes_the_last_round(app, client):
+    edit, _ = import_game(app, rounds=2)
+    assert client.post(f"/g/{edit}/rounds/undo", data={"number": "1"}).status_code == 409
+    response = client.post(f"/g/{edit}/rounds/undo", data={"number": "2"})
+    assert response.status_code == 303
+    html = client.get(f"/g/{edit}").get_data(as_text=True)
+    assert 'id="round-2"' not in html and 'id="round-1"' in html
+    assert "Round 2 of 28" in html
+
+
+def test_undo_with_htmx_replaces_the_live_part(app, client):
+    edit, _ = import_game(app, rounds=1)
+    response = client.post(f"/g/{edit}/rounds/undo", data={"number": "1"}, headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert "No rounds yet." in response.get_data(as_text=True)
+
+
+def test_a_complete_game_takes_no_more_rounds(app, client):
+    edit, _ = import_game(app, rounds=28)
+    response = client.post(f"/g/{edit}/rounds", data=form_of(ROUNDS[0]), headers={"HX-Request": "true"})
+    assert response.status_code == 409
+    assert "complete" in response.get_data(as_text=True)
