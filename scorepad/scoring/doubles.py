@@ -98,8 +98,41 @@ def effective(doubles: Iterable[Double], declarer: int, doubling: Doubling) -> f
     return frozenset(pairs)
 
 
+@dataclass(frozen=True)
+class PairSettlement:
+    """What moves between two players ``a`` < ``b`` who doubled: ``doubled_by`` the
+    seats that doubled the other (one or both of a, b), the ``multiplier`` applied
+    (``single`` or ``mutual``), and ``amount`` in points credited to ``a`` and debited
+    from ``b`` (negative: ``a`` pays)."""
+
+    a: int
+    b: int
+    doubled_by: tuple[int, ...]
+    multiplier: int
+    amount: int
+
+
+def pair_settlements(raw: tuple[int, ...], doubles: Iterable[Double], declarer: int,
+                     doubling: Doubling) -> tuple[PairSettlement, ...]:
+    """Each pair of players with a double between them and what moves (barbu-rules.md,
+    "Settlement is pairwise"): ``multiplier`` × (raw[a] − raw[b]) from the worse to the
+    better; ``single`` for a one-way double, ``mutual`` for a double and a redouble.
+    Pairs come in seat order; pairs with no double are left out."""
+    pairs = effective(doubles, declarer, doubling)
+    out = []
+    for a in range(SEATS):
+        for b in range(a + 1, SEATS):
+            by = tuple(x for x, y in ((a, b), (b, a)) if (x, y) in pairs)
+            if not by:
+                continue
+            multiplier = doubling.mutual if len(by) == 2 else doubling.single
+            out.append(PairSettlement(a, b, by, multiplier, multiplier * (raw[a] - raw[b])))
+    return tuple(out)
+
+
 def settle(raw: tuple[int, ...], doubles: Iterable[Double], declarer: int, doubling: Doubling) -> tuple[int, int, int, int]:
-    """Net settlement of the doubles (points by seat, summing to 0) on ``raw`` scores.
+    """Net settlement of the doubles (points by seat, summing to 0) on ``raw`` scores:
+    the sum of :func:`pair_settlements`.
 
     For each pair of players: no double, nothing moves; one double, ``single`` × the
     difference of their raw scores is credited to the better and debited from the worse;
@@ -107,14 +140,8 @@ def settle(raw: tuple[int, ...], doubles: Iterable[Double], declarer: int, doubl
     raw (−6, 0, −6, −12), Beth doubled everyone, Cath doubled Anne who redoubled →
     (−6, 24, −6, −12).)
     """
-    pairs = effective(doubles, declarer, doubling)
     net = [0, 0, 0, 0]
-    for a in range(SEATS):
-        for b in range(a + 1, SEATS):
-            count = ((a, b) in pairs) + ((b, a) in pairs)
-            if not count:
-                continue
-            moved = (doubling.mutual if count == 2 else doubling.single) * (raw[a] - raw[b])
-            net[a] += moved
-            net[b] -= moved
+    for pair in pair_settlements(raw, doubles, declarer, doubling):
+        net[pair.a] += pair.amount
+        net[pair.b] -= pair.amount
     return tuple(net)  # type: ignore[return-value]

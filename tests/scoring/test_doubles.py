@@ -147,3 +147,17 @@ def test_an_illegal_double_is_refused(doubles, declarer, positive, doubling, pat
 ])
 def test_refusal_marks_the_cells_that_can_never_be_used(doubler, doubled, declarer, positive, doubling, refused):
     assert (refusal(doubler, doubled, declarer, positive, doubling) is not None) == refused
+
+
+def test_pair_settlements_explain_the_worked_example():
+    # barbu-rules.md: Anne declares No Queens; raw Anne −6, Beth 0, Cath −6, Diana −12.
+    # Beth doubled all three; Cath doubled Anne; Anne redoubled Cath.
+    from scorepad.scoring.doubles import PairSettlement, pair_settlements
+    doubles = [(1, 0), (1, 2), (1, 3), (2, 0), (0, 2)]
+    pairs = pair_settlements((-6, 0, -6, -12), doubles, 0, Doubling())
+    assert pairs == (
+        PairSettlement(0, 1, (1,), 1, -6),      # Anne pays Beth 6
+        PairSettlement(0, 2, (0, 2), 2, 0),     # equal: nothing moves despite the redouble
+        PairSettlement(1, 2, (1,), 1, 6),       # Cath pays Beth 6
+        PairSettlement(1, 3, (1,), 1, 12),      # Diana pays Beth 12
+    )
