@@ -2,6 +2,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.install.stamp
+PORT ?= 5000
 
 .PHONY: venv install run test clean
 
@@ -15,7 +16,7 @@ $(STAMP): pyproject.toml
 
 run: $(STAMP)
 	$(BIN)/flask --app scorepad db upgrade
-	$(BIN)/flask --app scorepad run --host 127.0.0.1 --port 5000
+	$(BIN)/flask --app scorepad run --host 127.0.0.1 --port $(PORT)
 
 # Browser tests use Debian's Chromium; Playwright cannot download its own here.
 test: $(STAMP)

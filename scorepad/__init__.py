@@ -17,7 +17,7 @@ from .extensions import babel, csrf, db, migrate
 ROOT = Path(__file__).resolve().parent.parent
 
 # Feature blueprints, each a module scorepad.views.<name> exposing `bp`.
-BLUEPRINTS = ["games", "rounds", "api"]
+BLUEPRINTS = ["games", "rounds", "presets", "board", "sheet", "pwa", "api", "api_presets"]
 
 
 def _module_exists(name: str) -> bool:

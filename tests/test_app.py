@@ -22,8 +22,10 @@ def test_postgres_urls_use_psycopg_3():
     assert database_url(None) is None
 
 
-def test_app_responds(client):
-    assert client.get("/").status_code in (200, 404)
+def test_home_page_offers_a_new_game(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    assert b"/games/new" in response.data
 
 
 def test_vendored_htmx_is_served(client):
