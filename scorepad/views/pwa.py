@@ -1,0 +1,110 @@
+"""The progressive web app: the manifest and the service worker from the site root, the
+offline page, and versioned static URLs (``?v=<content hash>``) so static files can be
+cached for a year and still change the moment they do."""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app, jsonify, make_response, render_template, request, url_for
+from flask_babel import gettext as _
+
+bp = Blueprint("pwa", __name__)
+
+THEME = "#0b5d3b"  # card-table green, as the icons
+BACKGROUND = "#f6f7f9"
+#: Static files the service worker stores when it installs, so pages render offline.
+PRECACHE = ("css/app.css", "js/app.js", "js/pwa.js", "vendor/htmx-2.0.11.min.js",
+            "icons/icon-192.png", "icons/favicon-32.png")
+
+
+@lru_cache(maxsize=256)
+def _file_hash(path: str, mtime_ns: int) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:10]
+
+
+def static_version(filename: str) -> str | None:
+    """A short hash of a static file's content (None if it does not exist); a new
+    content gives a new URL, so browsers and the service worker never keep a stale copy."""
+    path = Path(current_app.static_folder or "") / filename
+    try:
+        return _file_hash(str(path), path.stat().st_mtime_ns)
+    except OSError:
+        return None
+
+
+@bp.app_url_defaults
+def add_static_version(endpoint: str, values: dict) -> None:
+    """``url_for('static', filename=...)`` gets ``?v=<content hash>``."""
+    if endpoint == "static" and "v" not in values:
+        version = static_version(values.get("filename", ""))
+        if version:
+            values["v"] = version
+
+
+@bp.after_app_request
+def cache_versioned_static(response: Response) -> Response:
+    """A static file asked for with its content hash (``?v=``) never changes at that URL:
+    let browsers keep it for a year without asking again."""
+    if request.endpoint == "static" and request.args.get("v") and response.status_code == 200:
+        response.cache_control.public = True
+        response.cache_control.max_age = 31536000
+        response.cache_control.immutable = True
+    return response
+
+
+def cache_version() -> str:
+    """The service worker's cache name suffix: changes whenever a precached file changes."""
+    return hashlib.sha256("".join(static_version(f) or "" for f in PRECACHE).encode()).hexdigest()[:10]
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    """The web app manifest (name, start URL, standalone display, colours, icons)."""
+    body = {
+        "name": _("Barbu Scorepad"),
+        "short_name": _("Barbu"),
+        "description": _("Score a whole game of Barbu at the table: contracts, doubles and settlement."),
+        "start_url": url_for("games.home"),
+        "scope": "/",
+        "display": "standalone",
+        "theme_color": THEME,
+        "background_color": BACKGROUND,
+        "icons": [
+            {"src": url_for("static", filename="icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": url_for("static", filename="icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+            {"src": url_for("static", filename="icons/icon-maskable-512.png"), "sizes": "512x512",
+             "type": "image/png", "purpose": "maskable"},
+        ],
+    }
+    response = jsonify(body)
+    response.mimetype = "application/manifest+json"
+    return response
+
+
+@bp.get("/sw.js")
+def service_worker():
+    """The service worker, from the root so its scope is the whole site; never cached
+    by the browser (``Cache-Control: no-cache``), so a new version is seen at once."""
+    body = render_template("pwa/sw.js", version=cache_version(),
+                           precache=[url_for("static", filename=f) for f in PRECACHE],
+                           offline=url_for("pwa.offline"))
+    response = make_response(body)
+    response.mimetype = "text/javascript"
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@bp.get("/offline")
+def offline():
+    """What the service worker shows for a page it cannot fetch and has not stored."""
+    return render_template("pwa/offline.html")
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    """Browsers ask for /favicon.ico whatever the page says."""
+    return current_app.send_static_file("icons/favicon-32.png")

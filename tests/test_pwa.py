@@ -1,0 +1,61 @@
+"""The progressive web app: manifest, service worker, offline page, versioned static files."""
+
+import re
+
+
+def test_manifest_describes_an_installable_standalone_app(client):
+    response = client.get("/manifest.webmanifest")
+    assert response.status_code == 200
+    assert response.mimetype == "application/manifest+json"
+    manifest = response.json
+    assert manifest["name"] == "Barbu Scorepad"
+    assert manifest["start_url"] == "/"
+    assert manifest["display"] == "standalone"
+    assert manifest["theme_color"] == "#0b5d3b"
+    sizes = {(icon["sizes"], icon.get("purpose", "any")) for icon in manifest["icons"]}
+    assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes
+    for icon in manifest["icons"]:
+        assert client.get(icon["src"]).status_code == 200
+
+
+def test_service_worker_is_served_from_the_root_and_never_cached(client):
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert response.mimetype == "text/javascript"
+    assert response.headers["Cache-Control"] == "no-cache"
+    assert b"/offline" in response.data
+
+
+def test_service_worker_version_follows_the_static_files(app, client, tmp_path):
+    first = re.search(rb'VERSION = "(\w+)"', client.get("/sw.js").data).group(1)
+    script = app.static_folder + "/js/pwa.js"  # a precached file of this feature
+    original = open(script, "rb").read()
+    try:
+        with open(script, "ab") as f:
+            f.write(b"\n// changed\n")
+        second = re.search(rb'VERSION = "(\w+)"', client.get("/sw.js").data).group(1)
+    finally:
+        with open(script, "wb") as f:
+            f.write(original)
+    assert first != second
+
+
+def test_pages_link_the_manifest_and_versioned_static_files(client):
+    page = client.get("/").data.decode()
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in page
+    css = re.search(r'href="(/static/css/app\.css\?v=\w+)"', page).group(1)
+    response = client.get(css)
+    assert response.status_code == 200
+    assert response.cache_control.max_age == 31536000
+    assert response.cache_control.immutable
+
+
+def test_unversioned_static_files_are_not_cached_for_a_year(client):
+    response = client.get("/static/css/app.css")
+    assert response.status_code == 200
+    assert response.cache_control.max_age != 31536000
+
+
+def test_offline_page_and_favicon(client):
+    assert b"No connection" in client.get("/offline").data
+    assert client.get("/favicon.ico").mimetype == "image/png"
