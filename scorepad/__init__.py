@@ -11,7 +11,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from .config import Config
-from .extensions import babel, csrf, db, migrate
+from .extensions import babel, compress, csrf, db, migrate
 
 # templates/ and static/ live at the repository root, next to the package.
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,6 +61,7 @@ def create_app(config=None) -> Flask:
     # lets later migrations alter SQLite tables.
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
     babel.init_app(app, locale_selector=select_locale)
+    compress.init_app(app)
 
     # Imported so that Flask-Migrate's autogenerate sees the tables.
     if _module_exists("scorepad.models"):

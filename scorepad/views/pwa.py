@@ -49,6 +49,7 @@ def cache_versioned_static(response: Response) -> Response:
     """A static file asked for with its content hash (``?v=``) never changes at that URL:
     let browsers keep it for a year without asking again."""
     if request.endpoint == "static" and request.args.get("v") and response.status_code == 200:
+        response.cache_control.no_cache = None
         response.cache_control.public = True
         response.cache_control.max_age = 31536000
         response.cache_control.immutable = True
