@@ -12,12 +12,13 @@ from werkzeug.exceptions import HTTPException
 
 from .config import Config
 from .extensions import babel, compress, csrf, db, migrate
+from .i18n import LANGUAGE_NAMES, select_locale
 
 # templates/ and static/ live at the repository root, next to the package.
 ROOT = Path(__file__).resolve().parent.parent
 
 # Feature blueprints, each a module scorepad.views.<name> exposing `bp`.
-BLUEPRINTS = ["games", "rounds", "presets", "board", "sheet", "pwa", "api", "api_presets"]
+BLUEPRINTS = ["games", "rounds", "presets", "board", "sheet", "pwa", "language", "api", "api_presets"]
 
 
 def _module_exists(name: str) -> bool:
@@ -26,13 +27,6 @@ def _module_exists(name: str) -> bool:
         return importlib.util.find_spec(name) is not None
     except ModuleNotFoundError:
         return False
-
-
-def select_locale() -> str | None:
-    """The best match between the browser's Accept-Language and the languages we ship."""
-    from flask import current_app
-
-    return request.accept_languages.best_match(current_app.config["LANGUAGES"])
 
 
 def create_app(config=None) -> Flask:
@@ -49,6 +43,7 @@ def create_app(config=None) -> Flask:
     elif config is not None:
         app.config.from_object(config)
 
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(ROOT / "translations"))
     os.makedirs(app.instance_path, exist_ok=True)
     if not app.config.get("SQLALCHEMY_DATABASE_URI"):
         # instance_path is absolute, so the SQLite file does not depend on the working directory.
@@ -79,7 +74,8 @@ def create_app(config=None) -> Flask:
 
     @app.context_processor
     def inject_locale():
-        return {"current_locale": str(get_locale() or app.config["BABEL_DEFAULT_LOCALE"])}
+        return {"current_locale": str(get_locale() or app.config["BABEL_DEFAULT_LOCALE"]),
+                "language_names": {code: LANGUAGE_NAMES[code] for code in app.config["LANGUAGES"]}}
 
     _register_error_handlers(app)
     return app
@@ -97,7 +93,7 @@ def _register_error_handlers(app: Flask) -> None:
     def csrf_error(error: CSRFError):
         return render_error(400, error.name, error.description)
 
-    for code in (400, 403, 404, 405, 413):
+    for code in (400, 403, 404, 405, 409, 413, 422, 429):
 
         @app.errorhandler(code)
         def http_error(error: HTTPException):

@@ -1,6 +1,7 @@
 """Configuration classes; the environment overrides the defaults."""
 
 import os
+from datetime import timedelta
 
 
 def database_url(url: str | None) -> str | None:
@@ -24,7 +25,10 @@ class Config:
     WTF_CSRF_ENABLED = True
     WTF_CSRF_TIME_LIMIT = None  # a game can last an evening; don't expire tokens mid-game
     WTF_CSRF_HEADERS = ["X-CSRFToken", "X-CSRF-Token"]
-    LANGUAGES = ["en"]
+    # The session cookie carries this device's id (it owns the presets it saves) and its
+    # recent games: keep it as long as browsers allow (Chrome caps cookies at 400 days).
+    PERMANENT_SESSION_LIFETIME = timedelta(days=400)
+    LANGUAGES = ["en", "de", "nl", "fr"]
     BABEL_DEFAULT_LOCALE = "en"
 
 
