@@ -21,7 +21,7 @@ compile-translations: $(STAMP)
 
 # Extract every _() / _l() string and merge it into the catalogues (then translate the .po files).
 translations: $(STAMP)
-	$(BIN)/pybabel extract -F babel.cfg -k _l -k lazy_gettext -o translations/messages.pot .
+	$(BIN)/pybabel extract -F babel.cfg -k _l -k lazy_gettext -k N_ -o translations/messages.pot .
 	$(BIN)/pybabel update -i translations/messages.pot -d translations
 
 run: $(STAMP) compile-translations

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from .errors import ScoringError, join
+from .errors import N_, ScoringError, join
 
 SEATS = 4
 
@@ -141,31 +141,32 @@ def parse_contract(obj: Any, path: str) -> Contract:
     divisible by 12 (so that 1 to 4 tied players split it exactly).
     """
     if not isinstance(obj, dict):
-        raise ScoringError(path, "a contract must be an object with an id and its values")
+        raise ScoringError(path, N_("a contract must be an object with an id and its values"))
     cid = obj.get("id")
     if cid not in VALUE_FIELDS:
-        raise ScoringError(join(path, "id"), f"unknown contract {cid!r}; known contracts: {', '.join(CONTRACT_IDS)}")
+        raise ScoringError(join(path, "id"), N_("unknown contract %(contract)r; known contracts: %(known)s"),
+                           contract=cid, known=", ".join(CONTRACT_IDS))
     fields = VALUE_FIELDS[cid]
     for key in obj:
         if key != "id" and key not in fields:
-            raise ScoringError(join(path, key), f"{cid} has no value called {key!r}")
+            raise ScoringError(join(path, key), N_("%(contract)s has no value called %(key)r"), contract=cid, key=key)
     values = []
     for field in fields:
         fpath = join(path, field)
         if field not in obj:
-            raise ScoringError(fpath, "this value is missing")
+            raise ScoringError(fpath, N_("this value is missing"))
         value = obj[field]
         if field == "places":
             if not isinstance(value, list) or len(value) != 4:
-                raise ScoringError(fpath, "domino needs the points of all four places")
+                raise ScoringError(fpath, N_("domino needs the points of all four places"))
             for i, place in enumerate(value):
                 if not is_int(place):
-                    raise ScoringError(join(fpath, i), "must be a whole number of points")
+                    raise ScoringError(join(fpath, i), N_("must be a whole number of points"))
             value = tuple(value)
         elif not is_int(value):
-            raise ScoringError(fpath, "must be a whole number of points")
+            raise ScoringError(fpath, N_("must be a whole number of points"))
         if field == "penalty" and value % 12:
-            raise ScoringError(fpath, "the Ravage City penalty must be divisible by 12, so that 2, 3 or 4 tied players can share it")
+            raise ScoringError(fpath, N_("the Ravage City penalty must be divisible by 12, so that 2, 3 or 4 tied players can share it"))
         values.append((field, value))
     return Contract(cid, tuple(values))
 
@@ -180,18 +181,30 @@ def contract_to_dict(contract: Contract) -> dict[str, Any]:
 
 def _seat(value: Any, path: str) -> int:
     if not is_int(value) or not 0 <= value < SEATS:
-        raise ScoringError(path, "must be a seat from 0 to 3")
+        raise ScoringError(path, N_("must be a seat from 0 to 3"))
     return value
 
 
-def _counts(value: Any, path: str, what: str, total: int, whole: str) -> list[int]:
+#: Messages of a count part: the four counts missing, a bad count, a wrong sum.
+COUNT_MESSAGES = {
+    "tricks": (N_("give the tricks of all four players"), N_("the tricks must be a whole number, 0 or more"),
+               N_("the tricks add up to %(sum)d, a deal has %(total)d")),
+    "queens": (N_("give the queens of all four players"), N_("the queens must be a whole number, 0 or more"),
+               N_("the queens add up to %(sum)d, there are %(total)d")),
+    "hearts": (N_("give the hearts of all four players"), N_("the hearts must be a whole number, 0 or more"),
+               N_("the hearts add up to %(sum)d, the deck has %(total)d")),
+}
+
+
+def _counts(value: Any, path: str, part: str, total: int) -> list[int]:
+    missing, bad, wrong_sum = COUNT_MESSAGES[part]
     if not isinstance(value, list) or len(value) != SEATS:
-        raise ScoringError(path, f"give the {what} of all four players")
+        raise ScoringError(path, missing)
     for i, count in enumerate(value):
         if not is_int(count) or count < 0:
-            raise ScoringError(join(path, i), f"the {what} must be a whole number, 0 or more")
+            raise ScoringError(join(path, i), bad)
     if sum(value) != total:
-        raise ScoringError(path, f"the {what} add up to {sum(value)}, {whole} {total}")
+        raise ScoringError(path, wrong_sum, sum=sum(value), total=total)
     return list(value)
 
 
@@ -205,24 +218,24 @@ def parse_outcome(contract_id: str, obj: Any, deck: int, path: str) -> dict[str,
     """
     n = deck // 4
     if not isinstance(obj, dict):
-        raise ScoringError(path, "the outcome of the deal is missing")
+        raise ScoringError(path, N_("the outcome of the deal is missing"))
     fields = OUTCOME_FIELDS[contract_id]
     for key in obj:
         if key not in fields:
-            raise ScoringError(join(path, key), f"a {contract_id} outcome has no {key!r}")
+            raise ScoringError(join(path, key), N_("a %(contract)s outcome has no %(key)r"), contract=contract_id, key=key)
     for field in fields:
         if field not in obj:
-            raise ScoringError(join(path, field), "this part of the outcome is missing")
+            raise ScoringError(join(path, field), N_("this part of the outcome is missing"))
     out: dict[str, Any] = {}
     if "tricks" in fields:
-        out["tricks"] = _counts(obj["tricks"], join(path, "tricks"), "tricks", n, "a deal has")
+        out["tricks"] = _counts(obj["tricks"], join(path, "tricks"), "tricks", n)
     if "queens" in fields:
-        out["queens"] = _counts(obj["queens"], join(path, "queens"), "queens", QUEENS, "there are")
+        out["queens"] = _counts(obj["queens"], join(path, "queens"), "queens", QUEENS)
     if "hearts" in fields:
-        out["hearts"] = _counts(obj["hearts"], join(path, "hearts"), "hearts", n, "the deck has")
+        out["hearts"] = _counts(obj["hearts"], join(path, "hearts"), "hearts", n)
         out["ace"] = _seat(obj["ace"], join(path, "ace"))
         if out["hearts"][out["ace"]] < 1:
-            raise ScoringError(join(path, "ace"), "the ace of hearts went to a player who took no hearts")
+            raise ScoringError(join(path, "ace"), N_("the ace of hearts went to a player who took no hearts"))
     if "king" in fields:
         out["king"] = _seat(obj["king"], join(path, "king"))
     if "penultimate" in fields:
@@ -232,20 +245,20 @@ def parse_outcome(contract_id: str, obj: Any, deck: int, path: str) -> dict[str,
         order = obj["order"]
         opath = join(path, "order")
         if not isinstance(order, list) or len(order) != SEATS:
-            raise ScoringError(opath, "give all four players in the order they went out")
+            raise ScoringError(opath, N_("give all four players in the order they went out"))
         for i, seat in enumerate(order):
             _seat(seat, join(opath, i))
         if len(set(order)) != SEATS:
-            raise ScoringError(opath, "each player goes out exactly once")
+            raise ScoringError(opath, N_("each player goes out exactly once"))
         out["order"] = list(order)
     if "most" in fields:
         most = obj["most"]
         mpath = join(path, "most")
         if not isinstance(most, list) or not 1 <= len(most) <= SEATS:
-            raise ScoringError(mpath, "name the 1 to 4 players who took the most cards of one suit")
+            raise ScoringError(mpath, N_("name the 1 to 4 players who took the most cards of one suit"))
         for i, seat in enumerate(most):
             _seat(seat, join(mpath, i))
         if len(set(most)) != len(most):
-            raise ScoringError(mpath, "a player is named twice")
+            raise ScoringError(mpath, N_("a player is named twice"))
         out["most"] = list(most)
     return out

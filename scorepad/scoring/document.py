@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from .contracts import SEATS, START_RANKS, TRUMP_SUITS, is_int, parse_outcome
 from .doubles import validate_doubles
-from .errors import ScoringError, join
+from .errors import N_, ScoringError, join
 from .game import Game, Round, Scores, contracts_left, declarer_of, score
 from .presets import Preset, preset_to_dict, resolve_preset
 
@@ -26,17 +26,17 @@ def parse_players(obj: Any, path: str = "players") -> tuple[str, str, str, str]:
     """Four player names in clockwise seat order: trimmed, non-empty, at most 40
     characters, distinct after case-folding. Raises :class:`ScoringError` naming the seat."""
     if not isinstance(obj, list) or len(obj) != SEATS:
-        raise ScoringError(path, "a game has exactly four players")
+        raise ScoringError(path, N_("a game has exactly four players"))
     names: list[str] = []
     for i, name in enumerate(obj):
         ppath = join(path, i)
         if not isinstance(name, str) or not name.strip():
-            raise ScoringError(ppath, "the name is empty")
+            raise ScoringError(ppath, N_("the name is empty"))
         name = name.strip()
         if len(name) > MAX_PLAYER:
-            raise ScoringError(ppath, f"the name is longer than {MAX_PLAYER} characters")
+            raise ScoringError(ppath, N_("the name is longer than %(limit)d characters"), limit=MAX_PLAYER)
         if any(name.casefold() == other.casefold() for other in names):
-            raise ScoringError(ppath, f"{name} is already playing; give each player a different name")
+            raise ScoringError(ppath, N_("%(name)s is already playing; give each player a different name"), name=name)
         names.append(name)
     return tuple(names)  # type: ignore[return-value]
 
@@ -44,7 +44,7 @@ def parse_players(obj: Any, path: str = "players") -> tuple[str, str, str, str]:
 def parse_seat(obj: Any, path: str) -> int:
     """A seat 0..3; raises :class:`ScoringError` otherwise."""
     if not is_int(obj) or not 0 <= obj < SEATS:
-        raise ScoringError(path, "must be a seat from 0 to 3")
+        raise ScoringError(path, N_("must be a seat from 0 to 3"))
     return obj
 
 
@@ -53,10 +53,10 @@ def parse_title(obj: Any, path: str = "title") -> str | None:
     if obj is None:
         return None
     if not isinstance(obj, str):
-        raise ScoringError(path, "the title must be text")
+        raise ScoringError(path, N_("the title must be text"))
     obj = obj.strip()
     if len(obj) > MAX_TITLE:
-        raise ScoringError(path, f"the title is longer than {MAX_TITLE} characters")
+        raise ScoringError(path, N_("the title is longer than %(limit)d characters"), limit=MAX_TITLE)
     return obj or None
 
 
@@ -70,39 +70,44 @@ def parse_round(preset: Preset, players: tuple[str, ...], first_declarer: int,
     negative contract is split). Raises :class:`ScoringError` with the path.
     """
     if not isinstance(obj, dict):
-        raise ScoringError(path, "a round must be an object")
+        raise ScoringError(path, N_("a round must be an object"))
     for key in obj:
         if key not in ROUND_FIELDS:
-            raise ScoringError(join(path, key), "unknown round field")
+            raise ScoringError(join(path, key), N_("unknown round field"))
     index = len(previous)
     if index >= preset.round_count:
-        raise ScoringError(path, f"the game is complete after {preset.round_count} rounds")
+        raise ScoringError(path, N_("the game is complete after %(rounds)d rounds"), rounds=preset.round_count)
     declarer = declarer_of(preset, first_declarer, index)
     if "declarer" in obj and (not is_int(obj["declarer"]) or obj["declarer"] != declarer):
-        raise ScoringError(join(path, "declarer"), f"round {index + 1} is declared by {players[declarer]} (seat {declarer})")
+        raise ScoringError(join(path, "declarer"), N_("round %(number)d is declared by %(player)s (seat %(seat)d)"),
+                           number=index + 1, player=players[declarer], seat=declarer)
     cid = obj.get("contract")
     cpath = join(path, "contract")
     if cid is None:
-        raise ScoringError(cpath, "choose the contract")
+        raise ScoringError(cpath, N_("choose the contract"))
     if not isinstance(cid, str) or cid not in preset.contract_ids:
-        raise ScoringError(cpath, f"{cid!r} is not a contract of this preset")
+        raise ScoringError(cpath, N_("%(contract)r is not a contract of this preset"), contract=cid)
     left = contracts_left(preset, first_declarer, previous, declarer)
     if cid not in left:
-        raise ScoringError(cpath, f"{players[declarer]} has already declared {cid}")
+        raise ScoringError(cpath, N_("%(player)s has already declared %(contract)s"),
+                           player=players[declarer], contract=cid)
     if preset.chooser == "fixed" and cid != left[0]:
-        raise ScoringError(cpath, f"the contracts are played in a fixed order: next is {left[0]}")
+        raise ScoringError(cpath, N_("the contracts are played in a fixed order: next is %(contract)s"),
+                           contract=left[0])
     trump = obj.get("trump")
     if trump is not None:
         if cid != "trumps":
-            raise ScoringError(join(path, "trump"), "only a Trumps round has a trump suit")
+            raise ScoringError(join(path, "trump"), N_("only a Trumps round has a trump suit"))
         if trump not in TRUMP_SUITS:
-            raise ScoringError(join(path, "trump"), f"the trump suit is one of {', '.join(TRUMP_SUITS)}")
+            raise ScoringError(join(path, "trump"), N_("the trump suit is one of %(choices)s"),
+                               choices=", ".join(TRUMP_SUITS))
     rank = obj.get("start_rank")
     if rank is not None:
         if cid != "domino":
-            raise ScoringError(join(path, "start_rank"), "only a Domino round has a starting rank")
+            raise ScoringError(join(path, "start_rank"), N_("only a Domino round has a starting rank"))
         if rank not in START_RANKS:
-            raise ScoringError(join(path, "start_rank"), f"the starting rank is one of {', '.join(START_RANKS)}")
+            raise ScoringError(join(path, "start_rank"), N_("the starting rank is one of %(choices)s"),
+                               choices=", ".join(START_RANKS))
     contract = preset.contract(cid)
     doubles = validate_doubles(obj.get("doubles", []), declarer, not contract.negative,
                                preset.doubling, join(path, "doubles"))
@@ -111,7 +116,7 @@ def parse_round(preset: Preset, players: tuple[str, ...], first_declarer: int,
     outcome = obj.get("outcome")
     if not_played:
         if outcome is not None:
-            raise ScoringError(opath, "nobody doubled, so this deal is not played and has no outcome")
+            raise ScoringError(opath, N_("nobody doubled, so this deal is not played and has no outcome"))
     else:
         outcome = parse_outcome(cid, outcome, preset.deck, opath)
     return Round(cid, doubles, outcome, trump, rank)
@@ -125,25 +130,26 @@ def parse_game(obj: Any, saved: Mapping[str, Preset] | None = None) -> Game:
     the path and message of the first problem found; nothing is partially accepted.
     """
     if not isinstance(obj, dict):
-        raise ScoringError("", "a game document must be a JSON object")
+        raise ScoringError("", N_("a game document must be a JSON object"))
     for key in obj:
         if key not in GAME_FIELDS:
-            raise ScoringError(key, "unknown field of a game document")
+            raise ScoringError(key, N_("unknown field of a game document"))
     if "format" in obj and obj["format"] != FORMAT:
-        raise ScoringError("format", f"this is not a game document ({FORMAT})")
+        raise ScoringError("format", N_("this is not a game document (%(format)s)"), format=FORMAT)
     title = parse_title(obj.get("title"))
     players = parse_players(obj.get("players"))
     if "first_declarer" not in obj:
-        raise ScoringError("first_declarer", "say who declares first (a seat from 0 to 3)")
+        raise ScoringError("first_declarer", N_("say who declares first (a seat from 0 to 3)"))
     first = parse_seat(obj["first_declarer"], "first_declarer")
     if "preset" not in obj:
-        raise ScoringError("preset", "name a preset (such as tournament) or give a whole preset object")
+        raise ScoringError("preset", N_("name a preset (such as tournament) or give a whole preset object"))
     preset = resolve_preset(obj["preset"], "preset", dict(saved or {}))
     raw_rounds = obj.get("rounds", [])
     if not isinstance(raw_rounds, list):
-        raise ScoringError("rounds", "must be a list of rounds")
+        raise ScoringError("rounds", N_("must be a list of rounds"))
     if len(raw_rounds) > preset.round_count:
-        raise ScoringError("rounds", f"{len(raw_rounds)} rounds given, a game of this preset has {preset.round_count}")
+        raise ScoringError("rounds", N_("%(given)d rounds given, a game of this preset has %(rounds)d"),
+                           given=len(raw_rounds), rounds=preset.round_count)
     rounds: tuple[Round, ...] = ()
     for i, r in enumerate(raw_rounds):
         rounds += (parse_round(preset, players, first, rounds, r, join("rounds", i)),)

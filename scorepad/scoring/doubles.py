@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from .contracts import SEATS, is_int
-from .errors import ScoringError, join
+from .errors import N_, ScoringError, join
 
 Double = tuple[int, int]
 
@@ -47,14 +47,14 @@ def refusal(doubler: int, doubled: int, declarer: int, positive: bool, doubling:
     doubled, so a pair of opponents is refused.
     """
     if doubler == doubled:
-        return "a player cannot double themselves"
+        return N_("a player cannot double themselves")
     if not doubling.enabled:
-        return "this preset has no doubling"
+        return N_("this preset has no doubling")
     if doubler != declarer and doubled != declarer:
         if positive:
-            return "in a positive contract only the declarer may be doubled"
+            return N_("in a positive contract only the declarer may be doubled")
         if doubling.target == "declarer":
-            return "in this preset only the declarer may be doubled"
+            return N_("in this preset only the declarer may be doubled")
     return None
 
 
@@ -68,24 +68,24 @@ def validate_doubles(obj: Any, declarer: int, positive: bool, doubling: Doubling
     if obj is None:
         return ()
     if not isinstance(obj, list):
-        raise ScoringError(path, "must be a list of [doubler, doubled] pairs")
+        raise ScoringError(path, N_("must be a list of [doubler, doubled] pairs"))
     pairs: list[Double] = []
     for i, pair in enumerate(obj):
         ppath = join(path, i)
         if not isinstance(pair, list) or len(pair) != 2:
-            raise ScoringError(ppath, "a double is a pair [doubler, doubled]")
+            raise ScoringError(ppath, N_("a double is a pair [doubler, doubled]"))
         a, b = pair
         if not (is_int(a) and is_int(b) and 0 <= a < SEATS and 0 <= b < SEATS):
-            raise ScoringError(ppath, "the doubler and the doubled must be seats from 0 to 3")
+            raise ScoringError(ppath, N_("the doubler and the doubled must be seats from 0 to 3"))
         if (a, b) in pairs:
-            raise ScoringError(ppath, f"seat {a} doubling seat {b} is recorded twice")
+            raise ScoringError(ppath, N_("seat %(doubler)d doubling seat %(doubled)d is recorded twice"), doubler=a, doubled=b)
         why = refusal(a, b, declarer, positive, doubling)
         if why:
             raise ScoringError(ppath, why)
         pairs.append((a, b))
     for i, (a, b) in enumerate(pairs):
         if a == declarer and (b, declarer) not in pairs:
-            raise ScoringError(join(path, i), f"the declarer may only redouble a player who doubled them; seat {b} did not")
+            raise ScoringError(join(path, i), N_("the declarer may only redouble a player who doubled them; seat %(seat)d did not"), seat=b)
     return tuple(pairs)
 
 

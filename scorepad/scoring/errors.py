@@ -3,17 +3,27 @@
 from __future__ import annotations
 
 
+def N_(template: str) -> str:
+    """Mark an English message template for translation (pybabel extracts ``N_``); the
+    engine stays free of Flask-Babel, the web layer translates ``ScoringError.template``."""
+    return template
+
+
 class ScoringError(ValueError):
     """Invalid game input, refused whole.
 
     ``path`` names the place in the game document (``rounds[3].outcome.tricks``,
     ``players[1]``, ``preset.contracts[2].penalty``); ``message`` says what is wrong
-    in words a scorer understands (game-format.md, "Errors").
+    in words a scorer understands (game-format.md, "Errors"). ``template`` and ``params``
+    are the message before formatting (``template % params``), for translation.
     """
 
-    def __init__(self, path: str, message: str):
+    def __init__(self, path: str, template: str, **params: object):
+        message = template % params if params else template
         super().__init__(f"{path}: {message}" if path else message)
         self.path = path
+        self.template = template
+        self.params = params
         self.message = message
 
 

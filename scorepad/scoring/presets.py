@@ -7,7 +7,7 @@ from typing import Any
 
 from .contracts import Contract, contract_to_dict, is_int, parse_contract
 from .doubles import Doubling
-from .errors import ScoringError, join
+from .errors import N_, ScoringError, join
 
 DECKS = (52, 32)
 CHOOSERS = ("declarer", "dealer", "fixed")
@@ -137,16 +137,16 @@ def _builtins() -> list[dict[str, Any]]:
 def _choice(obj: dict, key: str, choices: tuple, default: Any, path: str) -> Any:
     value = obj.get(key, default)
     if value not in choices:
-        raise ScoringError(join(path, key), f"must be one of {', '.join(map(str, choices))}")
+        raise ScoringError(join(path, key), N_("must be one of %(choices)s"), choices=", ".join(map(str, choices)))
     return value
 
 
 def _int(obj: dict, key: str, default: int, path: str, minimum: int | None = None) -> int:
     value = obj.get(key, default)
     if not is_int(value):
-        raise ScoringError(join(path, key), "must be a whole number")
+        raise ScoringError(join(path, key), N_("must be a whole number"))
     if minimum is not None and value < minimum:
-        raise ScoringError(join(path, key), f"must be at least {minimum}")
+        raise ScoringError(join(path, key), N_("must be at least %(minimum)d"), minimum=minimum)
     return value
 
 
@@ -154,14 +154,14 @@ def parse_doubling(obj: Any, path: str) -> Doubling:
     """Validate a preset's ``doubling`` object; missing fields take the tournament values.
     Raises :class:`ScoringError` naming the field."""
     if not isinstance(obj, dict):
-        raise ScoringError(path, "must be an object")
+        raise ScoringError(path, N_("must be an object"))
     known = {"enabled", "target", "auto_redouble", "single", "mutual", "quota", "quota_penalty"}
     for key in obj:
         if key not in known:
-            raise ScoringError(join(path, key), "unknown doubling setting")
+            raise ScoringError(join(path, key), N_("unknown doubling setting"))
     for key in ("enabled", "auto_redouble"):
         if key in obj and not isinstance(obj[key], bool):
-            raise ScoringError(join(path, key), "must be true or false")
+            raise ScoringError(join(path, key), N_("must be true or false"))
     return Doubling(
         enabled=obj.get("enabled", True),
         target=_choice(obj, "target", TARGETS, "any", path),
@@ -173,12 +173,12 @@ def parse_doubling(obj: Any, path: str) -> Doubling:
     )
 
 
-def _text(value: Any, path: str, limit: int, what: str) -> str:
+def _text(value: Any, path: str, limit: int, empty: str, too_long: str) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise ScoringError(path, f"{what} must be a non-empty text")
+        raise ScoringError(path, empty)
     value = value.strip()
     if len(value) > limit:
-        raise ScoringError(path, f"{what} is longer than {limit} characters")
+        raise ScoringError(path, too_long, limit=limit)
     return value
 
 
@@ -190,39 +190,42 @@ def parse_preset(obj: Any, path: str = "preset") -> Preset:
     no contracts or more than 9, a duplicate contract, a bad contract value.
     """
     if not isinstance(obj, dict):
-        raise ScoringError(path, "a preset must be an object or the id of a known preset")
+        raise ScoringError(path, N_("a preset must be an object or the id of a known preset"))
     known = {"id", "name", "deck", "chooser", "rotation", "contracts", "doubling",
              "undoubled_negative", "default_players"}
     for key in obj:
         if key not in known:
-            raise ScoringError(join(path, key), "unknown preset setting")
-    pid = _text(obj.get("id"), join(path, "id"), MAX_NAME, "the preset id")
-    name = _text(obj.get("name", pid), join(path, "name"), MAX_NAME, "the preset name")
+            raise ScoringError(join(path, key), N_("unknown preset setting"))
+    pid = _text(obj.get("id"), join(path, "id"), MAX_NAME, N_("the preset id must be a non-empty text"),
+                N_("the preset id is longer than %(limit)d characters"))
+    name = _text(obj.get("name", pid), join(path, "name"), MAX_NAME, N_("the preset name must be a non-empty text"),
+                 N_("the preset name is longer than %(limit)d characters"))
     deck = obj.get("deck", 52)
     if deck not in DECKS or not is_int(deck):
-        raise ScoringError(join(path, "deck"), "the deck has 52 or 32 cards")
+        raise ScoringError(join(path, "deck"), N_("the deck has 52 or 32 cards"))
     cpath = join(path, "contracts")
     raw_contracts = obj.get("contracts")
     if not isinstance(raw_contracts, list) or not raw_contracts:
-        raise ScoringError(cpath, "a preset needs at least one contract")
+        raise ScoringError(cpath, N_("a preset needs at least one contract"))
     if len(raw_contracts) > MAX_CONTRACTS:
-        raise ScoringError(cpath, f"a preset has at most {MAX_CONTRACTS} contracts")
+        raise ScoringError(cpath, N_("a preset has at most %(limit)d contracts"), limit=MAX_CONTRACTS)
     contracts: list[Contract] = []
     for i, c in enumerate(raw_contracts):
         contract = parse_contract(c, join(cpath, i))
         if any(other.id == contract.id for other in contracts):
-            raise ScoringError(join(join(cpath, i), "id"), f"{contract.id} is listed twice")
+            raise ScoringError(join(join(cpath, i), "id"), N_("%(contract)s is listed twice"), contract=contract.id)
         contracts.append(contract)
     players = obj.get("default_players", [])
     ppath = join(path, "default_players")
     if not isinstance(players, list) or len(players) not in (0, 4):
-        raise ScoringError(ppath, "give four default players or none")
-    players = [_text(p, join(ppath, i), 40, "a player's name") for i, p in enumerate(players)]
+        raise ScoringError(ppath, N_("give four default players or none"))
+    players = [_text(p, join(ppath, i), 40, N_("a player's name must be a non-empty text"),
+                     N_("a player's name is longer than %(limit)d characters")) for i, p in enumerate(players)]
     doubling = parse_doubling(obj.get("doubling", {}), join(path, "doubling"))
     undoubled = _choice(obj, "undoubled_negative", UNDOUBLED, "play", path)
     if undoubled == "split" and not doubling.enabled:
         raise ScoringError(join(path, "undoubled_negative"),
-                           "with doubling off every negative deal would be split and never played")
+                           N_("with doubling off every negative deal would be split and never played"))
     return Preset(
         id=pid,
         name=name,
@@ -264,6 +267,7 @@ def resolve_preset(obj: Any, path: str = "preset", saved: dict[str, Preset] | No
     if isinstance(obj, str):
         found = BUILTIN.get(obj) or (saved or {}).get(obj)
         if found is None:
-            raise ScoringError(path, f"no preset called {obj!r}; built-in: {', '.join(BUILTIN)}")
+            raise ScoringError(path, N_("no preset called %(preset)r; built-in: %(known)s"),
+                               preset=obj, known=", ".join(BUILTIN))
         return found
     return parse_preset(obj, path)
