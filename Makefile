@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.install.stamp
 PORT ?= 5000
 
-.PHONY: venv install run test test-postgres bench clean translations compile-translations
+.PHONY: venv install system-deps run test test-postgres bench clean translations compile-translations
 
 venv install: $(STAMP)
 
@@ -24,14 +24,25 @@ translations: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg -k _l -k lazy_gettext -k N_ -o translations/messages.pot .
 	$(BIN)/pybabel update -i translations/messages.pot -d translations
 
-run: $(STAMP) compile-translations
+# Debian packages: pango for the PDF score sheet (WeasyPrint) on every run; Chromium,
+# fonts and poppler-utils (pdfinfo, pdftotext, pdftoppm) for the tests. Installed when
+# missing and root; otherwise a note says what to install.
+PANGO_DEBS := libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core fonts-liberation
+TEST_DEBS := chromium poppler-utils
+system-deps:
+	@if ! ldconfig -p | grep -q libpangoft2-1.0; then \
+		if [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(PANGO_DEBS); \
+		else echo "PDF downloads need: apt-get install $(PANGO_DEBS)"; fi; \
+	fi
+
+run: $(STAMP) compile-translations system-deps
 	$(BIN)/flask --app scorepad db upgrade
 	$(BIN)/flask --app scorepad run --host 127.0.0.1 --port $(PORT)
 
 # Browser tests use Debian's Chromium; Playwright cannot download its own here.
-test: $(STAMP) compile-translations
-	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ]; then \
-		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium fonts-liberation poppler-utils; \
+test: $(STAMP) compile-translations system-deps
+	@if { [ ! -x /usr/bin/chromium ] || ! command -v pdftoppm >/dev/null; } && [ "$$(id -u)" = 0 ]; then \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(TEST_DEBS) $(PANGO_DEBS); \
 	fi
 	$(BIN)/python -m pytest -q
 

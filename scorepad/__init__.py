@@ -10,6 +10,7 @@ from flask_babel import get_locale, gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from . import database, security
 from .config import Config
 from .extensions import babel, compress, csrf, db, migrate
 from .i18n import LANGUAGE_NAMES, select_locale
@@ -51,7 +52,9 @@ def create_app(config=None) -> Flask:
         app.config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{db_file}"
 
     db.init_app(app)
+    database.init_app(app)  # SQLite: WAL and a busy timeout, so parallel writers wait
     csrf.init_app(app)
+    security.init_app(app)  # headers, session cookie, proxies, tokens out of logs, limits
     # An absolute directory so migrations run from any working directory; batch mode
     # lets later migrations alter SQLite tables.
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)

@@ -14,6 +14,11 @@ def database_url(url: str | None) -> str | None:
     return url
 
 
+def _flag(name: str) -> bool:
+    """An on/off environment variable: 1, true, yes or on (any case) is on."""
+    return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
+
+
 class Config:
     # The default only suits development; any deployment must set SECRET_KEY.
     SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-not-secret")
@@ -30,6 +35,23 @@ class Config:
     PERMANENT_SESSION_LIFETIME = timedelta(days=400)
     LANGUAGES = ["en", "de", "nl", "fr"]
     BABEL_DEFAULT_LOCALE = "en"
+
+    # -- security (scorepad/security.py) --
+    # The session cookie is HttpOnly and SameSite=Lax always, and Secure whenever the request
+    # came over HTTPS; SESSION_COOKIE_SECURE=1 makes it Secure always.
+    SESSION_COOKIE_SECURE = _flag("SESSION_COOKIE_SECURE")
+    SESSION_COOKIE_HTTPONLY = True
+    SESSION_COOKIE_SAMESITE = "Lax"
+    # How many reverse proxies in front of the app set X-Forwarded-For/-Proto/-Host (0: none,
+    # the headers are ignored). Behind one proxy that terminates TLS, set TRUSTED_PROXIES=1.
+    TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))
+    # Redirect plain HTTP to HTTPS (only once TLS is set up; off for a phone on the local network).
+    FORCE_HTTPS = _flag("FORCE_HTTPS")
+    # So one client cannot fill the database: games started per device (session cookie) and
+    # per client address (the API has no cookie) in the last LIMIT_WINDOW; then 429.
+    MAX_GAMES_PER_DEVICE = int(os.environ.get("MAX_GAMES_PER_DEVICE", "60"))
+    MAX_GAMES_PER_ADDRESS = int(os.environ.get("MAX_GAMES_PER_ADDRESS", "600"))
+    LIMIT_WINDOW = timedelta(hours=24)
 
 
 class TestConfig(Config):

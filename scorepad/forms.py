@@ -7,14 +7,17 @@ objects (shared/spec/game-format.md); the engine decides whether it is legal and
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
-from typing import Any
+from typing import Any, Sequence
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import FieldList, HiddenField, RadioField, SelectField, SelectMultipleField, StringField, SubmitField
+from flask_wtf.file import FileField
+from wtforms import (BooleanField, FieldList, Form, FormField, HiddenField, RadioField, SelectField,
+                     SelectMultipleField, StringField, SubmitField, TextAreaField)
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Optional
 
@@ -53,11 +56,34 @@ class NewGameForm(FlaskForm):
     preset = SelectField(_l("Scoring"))
     submit = SubmitField(_l("Start the game"))
 
-    def __init__(self, *args: Any, **kwargs: Any):
+    def __init__(self, *args: Any, saved: Sequence[Any] = (), **kwargs: Any):
+        """``saved``: this device's saved presets (StoredPreset rows), offered after the built-ins."""
         super().__init__(*args, **kwargs)
-        self.preset.choices = [SelectChoice(pid, labels.preset_name(p)) for pid, p in BUILTIN.items()]
+        presets = {pid: p for pid, p in BUILTIN.items()}
+        presets.update({s.public_id: s.to_preset() for s in saved})
+        # The default players of each preset, for the prefill (and presets.js on a change).
+        self.default_players = {pid: list(p.default_players) for pid, p in presets.items()}
+
+        def choice(pid: str, preset: Preset, group: Any) -> SelectChoice:
+            players = {"data-players": json.dumps(list(preset.default_players))} if preset.default_players else {}
+            return SelectChoice(pid, labels.preset_name(preset), render_kw=players, optgroup=str(group))
+
+        builtin_group, saved_group = _l("Built-in presets"), _l("Your presets")
+        self.preset.choices = [choice(pid, p, builtin_group) for pid, p in BUILTIN.items()] + [
+            choice(s.public_id, presets[s.public_id], saved_group) for s in saved]
         # Flagged by to_document() when the first declarer was drawn by lot.
         self.drawn = False
+
+    def prefill(self, preset_id: str | None) -> None:
+        """Select ``preset_id`` (a built-in or one of the offered saved presets) and put its
+        default players into the empty player fields; an unknown id is ignored."""
+        if preset_id not in self.default_players:
+            return
+        self.preset.data = preset_id
+        defaults = self.default_players[preset_id]
+        if defaults and not any(entry.data for entry in self.players):
+            for entry, name in zip(self.players, defaults):
+                entry.data = name
 
     def to_document(self) -> dict[str, Any]:
         """The game document for services.create_game; draws the first declarer by lot
@@ -98,6 +124,7 @@ class RoundForm(FlaskForm):
     """
 
     contract = HiddenField()
+    number = HiddenField()  # the round the phone was recording: a second phone's save of it is a 409
     trump = RadioField(_l("Trump suit (optional)"), choices=[SelectChoice(s) for s in TRUMP_SUITS], validators=[Optional()])
     start_rank = RadioField(_l("Starting rank (optional)"), choices=[SelectChoice(r) for r in START_RANKS], validators=[Optional()])
     tricks = FieldList(StringField(filters=[_strip]), min_entries=SEATS, max_entries=SEATS)
@@ -107,8 +134,12 @@ class RoundForm(FlaskForm):
     king = RadioField(choices=SEAT_CHOICES, coerce=int, validators=[Optional()])
     penultimate = RadioField(choices=SEAT_CHOICES, coerce=int, validators=[Optional()])
     last = RadioField(choices=SEAT_CHOICES, coerce=int, validators=[Optional()])
-    order = FieldList(RadioField(choices=SEAT_CHOICES, coerce=int, validators=[Optional()]),
-                      min_entries=SEATS, max_entries=SEATS)
+    # The domino finishing order, one field per place (order-0 = first out); the form
+    # shows the first three, the fourth is the player left (see finishing_order).
+    order_0 = RadioField(choices=SEAT_CHOICES, coerce=int, validators=[Optional()], name="order-0")
+    order_1 = RadioField(choices=SEAT_CHOICES, coerce=int, validators=[Optional()], name="order-1")
+    order_2 = RadioField(choices=SEAT_CHOICES, coerce=int, validators=[Optional()], name="order-2")
+    order_3 = RadioField(choices=SEAT_CHOICES, coerce=int, validators=[Optional()], name="order-3")
     most = SelectMultipleField(choices=SEAT_CHOICES, coerce=int, validators=[Optional()])
     doubles = SelectMultipleField(validate_choice=False)
     submit = SubmitField(_l("Save round"))
@@ -186,12 +217,9 @@ class RoundForm(FlaskForm):
                         counts.append(int(text))
                 outcome[part] = counts
             elif part == "order":
-                order = []
-                for place, entry in enumerate(self.order):
-                    if entry.data is None:
-                        self.add_error("order", _("Choose who went out %(place)s.", place=str(labels.PLACES[place]).lower()))
-                        ok = False
-                    order.append(entry.data)
+                order = self.finishing_order(players)
+                if order is None:
+                    ok = False
                 outcome["order"] = order
             elif part == "most":
                 outcome["most"] = list(self.most.data or [])
@@ -202,6 +230,31 @@ class RoundForm(FlaskForm):
             return None
         doc["outcome"] = outcome
         return doc
+
+    @property
+    def order(self) -> list[RadioField]:
+        """The four domino place fields, first out first."""
+        return [self.order_0, self.order_1, self.order_2, self.order_3]
+
+    def finishing_order(self, players: tuple[str, ...]) -> list[int] | None:
+        """The domino finishing order (four seats, first out first) from the first three
+        places the scorer tapped: the fourth is the one player left, so the form never
+        asks for it (a posted ``order-3`` is passed on for the engine to check). None,
+        with the error next to the order, when a place is missing or a player is chosen
+        for two places."""
+        places = [entry.data for entry in self.order]
+        for place in range(SEATS - 1):
+            if places[place] is None:
+                self.add_error("order", str(PLACE_QUESTIONS[place]))
+                return None
+        first = places[:SEATS - 1]
+        for seat in first:
+            if first.count(seat) > 1:
+                self.add_error("order", _("%(name)s is chosen for two places; each player goes out once.", name=players[seat]))
+                return None
+        if places[SEATS - 1] is None:
+            places[SEATS - 1] = next(seat for seat in range(SEATS) if seat not in first)
+        return places
 
     # -- filling the form -----------------------------------------------------------------
 
@@ -221,9 +274,16 @@ class RoundForm(FlaskForm):
         for part, value in (rnd.outcome or {}).items():
             if part in COUNT_PARTS:
                 data[part] = [str(v) for v in value]
+            elif part == "order":
+                data.update({f"order_{place}": seat for place, seat in enumerate(value)})
             else:
                 data[part] = list(value) if isinstance(value, (list, tuple)) else value
         return data
+
+
+#: The form's question for each domino place it asks about (the fourth is implied).
+PLACE_QUESTIONS = (_l("Choose who went out first."), _l("Choose who went out second."),
+                   _l("Choose who went out third."))
 
 
 def not_played(preset: Preset, contract: str, pairs: list) -> bool:
@@ -244,3 +304,284 @@ class UndoForm(FlaskForm):
     """The "Undo round N" button: ``number`` is the round the scorer saw as the last one."""
 
     number = HiddenField()
+
+
+# -- the preset editor ------------------------------------------------------------------------
+
+#: The values a contract switched on in the editor starts with (the tournament's; Ravage
+#: City −36, Salade every tournament penalty at once).
+CONTRACT_DEFAULTS: dict[str, dict[str, Any]] = {
+    "no-tricks": {"per_trick": -2}, "no-queens": {"per_queen": -6},
+    "no-last-two": {"penultimate": -10, "last": -20}, "no-hearts": {"per_heart": -2, "ace": -6},
+    "no-king-of-hearts": {"king": -20}, "trumps": {"per_trick": 5},
+    "domino": {"places": [45, 20, 5, -5]}, "ravage-city": {"penalty": -36},
+    "salade": {"per_trick": -2, "per_queen": -6, "penultimate": -10, "last": -20,
+               "per_heart": -2, "ace": -6, "king": -20},
+}
+DOUBLING_NUMBERS = ("single", "mutual", "quota", "quota_penalty")
+NUMBER_RE = re.compile(r"[+\-\u2212]?\d{1,9}")
+
+
+def _choices(named: dict[str, Any]) -> list[SelectChoice]:
+    return [SelectChoice(value, label) for value, label in named.items()]
+
+
+def points_from_text(text: Any) -> Any:
+    """A typed number of points as an int (``"-2"``, ``"−2"`` with a true minus, ``"+5"``);
+    anything else is passed on unchanged, for the engine to refuse naming the field."""
+    if isinstance(text, str) and NUMBER_RE.fullmatch(text.strip()):
+        return int(text.strip().replace("\u2212", "-"))
+    return text
+
+
+def _text_or_none(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+class ContractRowForm(Form):
+    """One contract in the preset editor: on or off, and its values as typed. The row's
+    place in :attr:`PresetForm.contracts` is its place in the preset's order."""
+
+    id = HiddenField()
+    on = BooleanField()
+    per_trick = StringField(filters=[_strip])
+    per_queen = StringField(filters=[_strip])
+    penultimate = StringField(filters=[_strip])
+    last = StringField(filters=[_strip])
+    per_heart = StringField(filters=[_strip])
+    ace = StringField(filters=[_strip])
+    king = StringField(filters=[_strip])
+    penalty = StringField(filters=[_strip])
+    places = FieldList(StringField(filters=[_strip]), min_entries=SEATS, max_entries=SEATS)
+
+
+class PresetForm(FlaskForm):
+    """The preset editor: every setting of game-format.md's preset object, the contracts
+    on/off in their order, default players and notes.
+
+    The form collects what was typed; :meth:`preset_object` builds the preset object and the
+    engine (``parse_preset`` through services) decides what is valid. :meth:`add_engine_error`
+    files its refusal next to the field the path names. ``move`` (``"<row>-up"`` or
+    ``"<row>-down"``) and ``check`` are the editor's other submit buttons: they re-render
+    the form with the rows moved or the totals recomputed, storing nothing.
+    """
+
+    name = StringField(_l("Name"), filters=[_strip])
+    deck = RadioField(_l("Deck"), choices=[SelectChoice("52", _l("52 cards (13 tricks)")),
+                                           SelectChoice("32", _l("32 cards (8 tricks)"))],
+                      default="52", validate_choice=False)
+    chooser = RadioField(_l("Who chooses the contract"), choices=_choices(labels.CHOOSERS),
+                         default="declarer", validate_choice=False)
+    rotation = RadioField(_l("Declarer rotation"), choices=_choices(labels.ROTATIONS),
+                          default="run", validate_choice=False)
+    doubling_enabled = BooleanField(_l("Doubles are played"), default=True)
+    doubling_target = RadioField(_l("Who may be doubled"), choices=_choices(labels.DOUBLE_TARGETS),
+                                 default="any", validate_choice=False)
+    doubling_auto_redouble = BooleanField(_l("The declarer redoubles everyone who doubled, without a word"))
+    doubling_single = StringField(_l("A double multiplies the difference by"), filters=[_strip], default="1")
+    doubling_mutual = StringField(_l("A double and redouble multiply it by"), filters=[_strip], default="2")
+    doubling_quota = StringField(_l("Quota: doubles owed to each declarer"), filters=[_strip], default="2")
+    doubling_quota_penalty = StringField(_l("Quota penalty per missing double (0: only shown)"),
+                                         filters=[_strip], default="0")
+    undoubled_negative = RadioField(_l("A negative contract nobody doubled"), choices=_choices(labels.UNDOUBLED),
+                                    default="play", validate_choice=False)
+    players = FieldList(StringField(filters=[_strip]), min_entries=SEATS, max_entries=SEATS)
+    notes = TextAreaField(_l("Notes for the table (house rules that only change the play)"), filters=[_strip])
+    contracts = FieldList(FormField(ContractRowForm), min_entries=len(CONTRACT_DEFAULTS),
+                          max_entries=len(CONTRACT_DEFAULTS))
+    move = HiddenField()   # the up/down buttons are submit buttons named "move"
+    check = HiddenField()  # the "Show totals" button
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.problems: dict[str, list[str]] = {}
+        self.moved_to: int | None = None  # the row a move button just moved (to keep it in view)
+
+    # -- filling ----------------------------------------------------------------------------
+
+    @staticmethod
+    def data_of(obj: dict[str, Any], notes: str = "") -> dict[str, Any]:
+        """Form data for a preset object (game-format.md): its contracts on, in order, then
+        the others off with their default values."""
+        doubling = {"enabled": True, "target": "any", "auto_redouble": False, "single": 1, "mutual": 2,
+                    "quota": 2, "quota_penalty": 0, **obj.get("doubling", {})}
+        rows = []
+        listed = [c["id"] for c in obj.get("contracts", [])]
+        for contract in obj.get("contracts", []):
+            rows.append(PresetForm._row(contract["id"], contract, True))
+        for cid, values in CONTRACT_DEFAULTS.items():
+            if cid not in listed:
+                rows.append(PresetForm._row(cid, values, False))
+        players = list(obj.get("default_players", [])) or [""] * SEATS
+        return {
+            "name": obj.get("name", ""), "deck": str(obj.get("deck", 52)),
+            "chooser": obj.get("chooser", "declarer"), "rotation": obj.get("rotation", "run"),
+            "doubling_enabled": doubling["enabled"], "doubling_target": doubling["target"],
+            "doubling_auto_redouble": doubling["auto_redouble"],
+            **{f"doubling_{key}": str(doubling[key]) for key in DOUBLING_NUMBERS},
+            "undoubled_negative": obj.get("undoubled_negative", "play"),
+            "players": players, "notes": notes, "contracts": rows,
+        }
+
+    @staticmethod
+    def _row(cid: str, values: dict[str, Any], on: bool) -> dict[str, Any]:
+        row: dict[str, Any] = {"id": cid, "on": on}
+        for field, value in values.items():
+            if field == "places":
+                row["places"] = [_text_or_none(v) for v in value]
+            elif field != "id":
+                row[field] = _text_or_none(value)
+        return row
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The contract rows as typed, in the editor's order."""
+        return [entry.form.data for entry in self.contracts]
+
+    def moved(self) -> dict[str, Any] | None:
+        """The form's data with one contract moved up or down (the ``move`` button), or None
+        when no (valid) move was asked for."""
+        match = re.fullmatch(r"(\d+)-(up|down)", self.move.data or "")
+        if not match:
+            return None
+        index, direction = int(match.group(1)), match.group(2)
+        rows = self.rows()
+        other = index - 1 if direction == "up" else index + 1
+        if not (0 <= index < len(rows) and 0 <= other < len(rows)):
+            return None
+        rows[index], rows[other] = rows[other], rows[index]
+        data = {key: value for key, value in self.data.items() if key not in ("csrf_token", "move", "check")}
+        data["contracts"] = rows
+        self.moved_to = other
+        return data
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def included(self) -> list[tuple[int, dict[str, Any]]]:
+        """``(row index, contract object)`` of each contract switched on, in order, with the
+        typed values converted to points where they are whole numbers."""
+        out = []
+        for index, row in enumerate(self.rows()):
+            if not row.get("on") or row.get("id") not in CONTRACT_DEFAULTS:
+                continue
+            contract: dict[str, Any] = {"id": row["id"]}
+            for field in CONTRACT_DEFAULTS[row["id"]]:
+                if field == "places":
+                    # An empty place is left out: the engine then says all four are needed.
+                    contract["places"] = [points_from_text(p) for p in row["places"] if p not in (None, "")]
+                else:
+                    contract[field] = points_from_text(row.get(field) or "")
+            out.append((index, contract))
+        return out
+
+    def preset_object(self) -> dict[str, Any]:
+        """The preset object (game-format.md "Preset", without ``id``) of what was typed."""
+        players = [entry.data or "" for entry in self.players]
+        return {
+            "name": self.name.data or "",
+            "deck": points_from_text(self.deck.data or ""),
+            "chooser": self.chooser.data,
+            "rotation": self.rotation.data,
+            "contracts": [contract for _, contract in self.included()],
+            "doubling": {
+                "enabled": bool(self.doubling_enabled.data),
+                "target": self.doubling_target.data,
+                "auto_redouble": bool(self.doubling_auto_redouble.data),
+                **{key: points_from_text(getattr(self, f"doubling_{key}").data or "") for key in DOUBLING_NUMBERS},
+            },
+            "undoubled_negative": self.undoubled_negative.data,
+            "default_players": players if any(players) else [],
+        }
+
+    # -- errors -----------------------------------------------------------------------------
+
+    def add_problem(self, key: str | None, message: str) -> None:
+        """A message next to the field with id ``key`` (``name``, ``contracts-2-per_trick``,
+        ``players-1``, ``contracts``), or at the top of the form with None."""
+        if key is None:
+            self.form_errors.append(message)
+        else:
+            self.problems.setdefault(key, []).append(message)
+
+    def add_engine_error(self, path: str, message: str) -> None:
+        """File a ScoringError of the preset object (path ``preset.contracts[1].places[2]``,
+        ``preset.doubling.quota``, ``notes``) next to the editor field it names."""
+        name = path[len("preset."):] if path.startswith("preset.") else path
+        rows = [index for index, _ in self.included()]
+        match = re.fullmatch(r"contracts\[(\d+)\](?:\.(\w+))?(?:\[(\d+)\])?", name)
+        if match and int(match.group(1)) < len(rows):
+            row = rows[int(match.group(1))]
+            field = match.group(2)
+            key = f"contracts-{row}" if field in (None, "id") else f"contracts-{row}-{field}"
+            self.add_problem(key, message)
+            return
+        match = re.fullmatch(r"default_players\[(\d)\]", name)
+        if match:
+            self.add_problem(f"players-{match.group(1)}", message)
+        elif name == "default_players":
+            self.add_problem("players", message)
+        elif name.startswith("doubling."):
+            self.add_problem("doubling_" + name.split(".", 1)[1], message)
+        elif name in ("name", "deck", "chooser", "rotation", "undoubled_negative", "contracts", "notes"):
+            self.add_problem(name, message)
+        else:
+            self.add_problem(None, message)
+
+    def problems_of(self, key: str) -> list[str]:
+        """The messages filed next to field ``key``."""
+        return self.problems.get(key, [])
+
+    @property
+    def has_problems(self) -> bool:
+        return bool(self.problems or self.form_errors)
+
+
+class ImportPresetForm(FlaskForm):
+    """Import a preset: its JSON (game-format.md's preset object) pasted or as a file."""
+
+    text = TextAreaField(_l("The preset as JSON"), filters=[_strip])
+    file = FileField(_l("… or a .json file"))
+    submit = SubmitField(_l("Import"))
+
+    def preset_json(self) -> Any:
+        """The parsed JSON of the file, else of the text. Raises ``ValueError`` with a message
+        for the field (``ValueError.args[0]``: ``"text"`` or ``"file"``)."""
+        upload = self.file.data
+        raw, field = (upload.read(), "file") if upload and getattr(upload, "filename", "") else (self.text.data or "", "text")
+        if isinstance(raw, bytes):
+            try:
+                raw = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise ValueError(field, _("The file is not UTF-8 text.")) from None
+        if not raw.strip():
+            raise ValueError(field, _("Paste a preset's JSON or choose its file."))
+        try:
+            return json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise ValueError(field, _("This is not valid JSON (line %(line)d, column %(col)d: %(msg)s).",
+                                      line=exc.lineno, col=exc.colno, msg=exc.msg)) from None
+
+
+class ImportGameForm(FlaskForm):
+    """Import a game document (game-format.md; an export with results is fine, they are
+    recomputed) from a .json file: it starts a new game with new links."""
+
+    file = FileField(_l("Game file (.json)"))
+    submit = SubmitField(_l("Import the game"))
+
+    def game_json(self) -> Any:
+        """The parsed JSON of the uploaded file. Raises ``ValueError`` with a message for
+        the file field: no file, not UTF-8, or not valid JSON (with line and column)."""
+        upload = self.file.data
+        if not upload or not getattr(upload, "filename", ""):
+            raise ValueError(_("Choose a game file (.json) to import."))
+        try:
+            raw = upload.read().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ValueError(_("The file is not UTF-8 text.")) from None
+        if not raw.strip():
+            raise ValueError(_("The file is empty."))
+        try:
+            return json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise ValueError(_("This is not valid JSON (line %(line)d, column %(col)d: %(msg)s).",
+                               line=exc.lineno, col=exc.colno, msg=exc.msg)) from None

@@ -7,11 +7,11 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
-from .scoring import Game, parse_game
+from .scoring import Game, Preset, parse_game, parse_preset
 from .scoring.document import round_to_dict
 
 
@@ -34,6 +34,10 @@ class StoredGame(db.Model):
     preset: Mapped[dict[str, Any]] = mapped_column(JSON)
     edit_token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     view_token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    # Who started the game, only to cap how many games one client starts (scorepad/security.py):
+    # the device id of the session cookie, and a keyed hash of the client's address (never the address).
+    creator_device: Mapped[str | None] = mapped_column(String(64), index=True)
+    creator_address: Mapped[str | None] = mapped_column(String(64), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
     rounds: Mapped[list["StoredRound"]] = relationship(
@@ -95,4 +99,30 @@ class StoredRound(db.Model):
         self.outcome = round_doc.get("outcome")
 
 
-__all__ = ["StoredGame", "StoredRound", "round_to_dict"]
+class StoredPreset(db.Model):
+    """A saved scoring preset (German *Wertung*): the whole preset object of
+    game-format.md (its ``id`` is ``public_id``), a name kept for listing, the table's
+    free-text notes and who may change it: the device that created it (``owner_device``,
+    a random id in its session cookie) or, through the API, whoever holds ``edit_token``.
+    ``public_id`` is unguessable (128 bits): knowing it lets one view, copy and play the
+    preset (its page is the share link), never change it. Games copy the object when they
+    start, so changing or deleting a preset never changes a game."""
+
+    __tablename__ = "presets"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True, index=True)
+    name: Mapped[str] = mapped_column(String(60))
+    preset: Mapped[dict[str, Any]] = mapped_column(JSON)
+    notes: Mapped[str] = mapped_column(Text, default="")
+    owner_device: Mapped[str | None] = mapped_column(String(64), index=True)
+    edit_token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
+
+    def to_preset(self) -> Preset:
+        """The engine's :class:`~scorepad.scoring.Preset` (validated again on the way)."""
+        return parse_preset(self.preset)
+
+
+__all__ = ["StoredGame", "StoredPreset", "StoredRound", "round_to_dict"]

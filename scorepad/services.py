@@ -10,16 +10,17 @@ import hmac
 import secrets
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .extensions import db
-from .models import StoredGame, StoredRound, utcnow
-from .scoring import Game, ScoringError, parse_game, parse_round, preset_to_dict
+from .models import StoredGame, StoredPreset, StoredRound, utcnow
+from .scoring import BUILTIN, Game, Preset, ScoringError, parse_game, parse_preset, parse_round, preset_to_dict
 from .scoring.document import round_to_dict
 from .scoring.game import declarer_of
 
 TOKEN_BYTES = 24  # 192 bits, URL-safe base64: 32 characters
+MAX_ID = 2**31 - 1  # the largest INTEGER of PostgreSQL (SQLite's is larger)
 
 
 class Conflict(Exception):
@@ -37,10 +38,13 @@ def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
-def create_game(document: dict[str, Any]) -> tuple[StoredGame, Game]:
+def create_game(document: dict[str, Any], *, creator_device: str | None = None,
+                creator_address: str | None = None) -> tuple[StoredGame, Game]:
     """Validate a game document (rounds optional: this is also import) and store it
-    with fresh edit and view tokens. Raises :class:`ScoringError` (nothing stored)."""
-    game = parse_game(document)
+    with fresh edit and view tokens. ``creator_device`` / ``creator_address`` (see
+    :func:`scorepad.security.creator`) only count the games one client starts. Raises
+    :class:`ScoringError` (nothing stored)."""
+    game = parse_game(document, saved_for_document(document))
     stored = StoredGame(
         title=game.title,
         players=list(game.players),
@@ -48,6 +52,8 @@ def create_game(document: dict[str, Any]) -> tuple[StoredGame, Game]:
         preset=preset_to_dict(game.preset),
         edit_token=new_token(),
         view_token=new_token(),
+        creator_device=creator_device,
+        creator_address=creator_address,
     )
     for number, rnd in enumerate(game.rounds, start=1):
         row = StoredRound(number=number)
@@ -75,6 +81,8 @@ def find_by_token(token: str) -> tuple[StoredGame, bool] | None:
 def authorize(game_id: int, token: str) -> tuple[StoredGame, bool] | None:
     """The game ``game_id`` if ``token`` is one of its tokens (compared in constant time),
     with True when it is the edit token; None for an unknown game or a wrong token."""
+    if not 0 < game_id <= MAX_ID:
+        return None  # larger than any id column holds: asking the database would fail
     stored = db.session.get(StoredGame, game_id)
     if stored is None or not token:
         return None
@@ -85,11 +93,26 @@ def authorize(game_id: int, token: str) -> tuple[StoredGame, bool] | None:
     return None
 
 
+def _lock_game(stored: StoredGame) -> None:
+    """Start the write transaction of a change to ``stored`` and make it the only one.
+
+    The first statement writes the game's row (``updated_at``): PostgreSQL then holds that
+    row's lock, SQLite its database write lock (waiting up to the busy timeout of
+    :mod:`scorepad.database`), until the commit or rollback. A second phone changing the
+    same game waits here and then sees the first one's rounds, so every check below runs
+    against the game as it is now: never two rounds with one number, a gap after an undo,
+    or a contract declared twice by an edit racing a save."""
+    db.session.execute(update(StoredGame).where(StoredGame.id == stored.id).values(updated_at=utcnow()))
+    db.session.expire_all()  # reload the game and its rounds inside the lock
+
+
 def _commit_round(stored: StoredGame) -> None:
     stored.updated_at = utcnow()
     try:
         db.session.commit()
     except IntegrityError:
+        # Not reached while _lock_game serialises writers; the unique (game, number)
+        # constraint stays as the last line of defence.
         db.session.rollback()
         raise Conflict("another phone saved this round first; reload to see it") from None
 
@@ -98,16 +121,28 @@ def record_round(stored: StoredGame, round_doc: Any, number: int | None = None) 
     """Validate and store the next round of ``stored``.
 
     ``round_doc`` is a round object of game-format.md; ``number``, when given, must be
-    the next round number. Raises :class:`ScoringError` (paths relative to the round, e.g.
-    ``outcome.tricks``) or :class:`Conflict` (game complete, wrong number, lost race).
+    the next round number. Without it the round is meant as the next one of the game as
+    the caller loaded it: if another phone saved a round since, this one is refused rather
+    than stored as the round after. Raises :class:`ScoringError` (paths relative to the
+    round, e.g. ``outcome.tricks``) or :class:`Conflict` (game complete, wrong number,
+    lost race); nothing is stored then.
     """
+    if number is None:
+        number = len(stored.rounds) + 1  # before the lock: the game as the caller saw it
+    _lock_game(stored)
     game = stored.to_game()
     count = len(game.rounds)
-    if count >= game.preset.round_count:
-        raise Conflict(f"the game is complete: all {count} rounds are recorded")
-    if number is not None and number != count + 1:
-        raise Conflict(f"the next round is number {count + 1}, not {number}")
-    rnd = parse_round(game.preset, game.players, game.first_declarer, game.rounds, round_doc, "")
+    try:
+        if count >= game.preset.round_count:
+            raise Conflict(f"the game is complete: all {count} rounds are recorded")
+        if number == count:
+            raise Conflict(f"another phone saved round {number} first; reload to see it")
+        if number != count + 1:
+            raise Conflict(f"the next round is number {count + 1}, not {number}")
+        rnd = parse_round(game.preset, game.players, game.first_declarer, game.rounds, round_doc, "")
+    except (Conflict, ScoringError):
+        db.session.rollback()  # end the transaction: release the lock
+        raise
     row = StoredRound(game=stored, number=count + 1)
     row.assign(round_to_dict(rnd))
     db.session.add(row)
@@ -119,7 +154,16 @@ def replace_round(stored: StoredGame, number: int, round_doc: Any) -> tuple[Stor
     """Replace round ``number`` (1-based) with ``round_doc``; later rounds are kept and
     their totals recompute. The declarer still declares each contract once. Raises
     :class:`ScoringError` (paths relative to the round) or ``LookupError`` for a round
-    that does not exist."""
+    that does not exist (nothing changed in either case)."""
+    _lock_game(stored)
+    try:
+        return _replace_round(stored, number, round_doc)
+    except (ScoringError, LookupError):
+        db.session.rollback()  # end the transaction: release the lock
+        raise
+
+
+def _replace_round(stored: StoredGame, number: int, round_doc: Any) -> tuple[StoredRound, Game]:
     game = stored.to_game()
     if not 1 <= number <= len(game.rounds):
         raise LookupError(number)
@@ -141,15 +185,133 @@ def replace_round(stored: StoredGame, number: int, round_doc: Any) -> tuple[Stor
 
 def undo_round(stored: StoredGame, number: int | None = None) -> None:
     """Delete the last round (``number``, when given, must be the last one). Raises
-    ``LookupError`` when there is no such round and :class:`Conflict` for an earlier one."""
-    if not stored.rounds:
-        raise LookupError("no round to undo")
-    last = stored.rounds[-1]
-    if number is not None:
-        if not 1 <= number <= last.number:
-            raise LookupError(number)
-        if number != last.number:
-            raise Conflict(f"only the last round ({last.number}) can be deleted; edit round {number} instead")
+    ``LookupError`` when there is no such round and :class:`Conflict` for an earlier one
+    (nothing changed in either case)."""
+    _lock_game(stored)
+    try:
+        if not stored.rounds:
+            raise LookupError("no round to undo")
+        last = stored.rounds[-1]
+        if number is not None:
+            if not 1 <= number <= last.number:
+                raise LookupError(number)
+            if number != last.number:
+                raise Conflict(f"only the last round ({last.number}) can be deleted; edit round {number} instead")
+    except (LookupError, Conflict):
+        db.session.rollback()  # end the transaction: release the lock
+        raise
     stored.rounds.remove(last)
     stored.updated_at = utcnow()
     db.session.commit()
+
+
+# -- saved presets ----------------------------------------------------------------------------
+
+PRESET_ID_BYTES = 16  # 128 random bits: a saved preset's id (22 characters) is its share link
+DEVICE_BYTES = 24     # 192 bits: the device id kept in the session cookie
+MAX_NOTES = 2000      # characters of a preset's notes
+
+
+def new_device_id() -> str:
+    """A device's long-lived random id (192 bits), which owns the presets it creates."""
+    return secrets.token_urlsafe(DEVICE_BYTES)
+
+
+def saved_for_document(document: Any) -> dict[str, Preset]:
+    """The saved preset a game document names by id, as ``{id: Preset}`` for
+    :func:`~scorepad.scoring.parse_game` (empty when it names a built-in, an unknown id or
+    carries a whole object: the engine then decides)."""
+    if not isinstance(document, dict):
+        return {}
+    ref = document.get("preset")
+    if not isinstance(ref, str) or ref in BUILTIN:
+        return {}
+    stored = find_preset(ref)
+    return {ref: stored.to_preset()} if stored is not None else {}
+
+
+def check_notes(notes: Any, path: str) -> str:
+    """A preset's notes, trimmed (``""`` for None). Raises :class:`ScoringError` at ``path``
+    for something that is not text or longer than :data:`MAX_NOTES` characters."""
+    if notes is None:
+        return ""
+    if not isinstance(notes, str):
+        raise ScoringError(path, "the notes must be text")
+    notes = notes.strip()
+    if len(notes) > MAX_NOTES:
+        raise ScoringError(path, f"the notes are longer than {MAX_NOTES} characters")
+    return notes
+
+
+def validate_preset(obj: Any, public_id: str, path: str) -> Preset:
+    """``obj`` validated as a preset object whose id is ``public_id`` (a saved preset's id
+    is always the one the scorepad gave it, whatever an imported object said)."""
+    if not isinstance(obj, dict):
+        raise ScoringError(path, "a preset must be an object")
+    return parse_preset({**obj, "id": public_id}, path)
+
+
+def create_preset(obj: Any, notes: Any = "", owner_device: str | None = None,
+                  path: str = "preset", notes_path: str = "notes") -> StoredPreset:
+    """Validate a preset object (game-format.md "Preset"; its ``id`` is replaced by a new
+    unguessable one) and save it with its notes, owned by ``owner_device`` (None: only the
+    edit token can change it). Raises :class:`ScoringError` naming the field (nothing stored)."""
+    public_id = secrets.token_urlsafe(PRESET_ID_BYTES)
+    preset = validate_preset(obj, public_id, path)
+    stored = StoredPreset(
+        public_id=public_id,
+        name=preset.name,
+        preset=preset_to_dict(preset),
+        notes=check_notes(notes, notes_path),
+        owner_device=owner_device,
+        edit_token=new_token(),
+    )
+    db.session.add(stored)
+    db.session.commit()
+    return stored
+
+
+def update_preset(stored: StoredPreset, obj: Any, notes: Any = "",
+                  path: str = "preset", notes_path: str = "notes") -> StoredPreset:
+    """Replace a saved preset's settings and notes (its id stays). Games already started
+    keep their own copy. Raises :class:`ScoringError` naming the field (nothing changed)."""
+    preset = validate_preset(obj, stored.public_id, path)
+    checked_notes = check_notes(notes, notes_path)
+    stored.preset = preset_to_dict(preset)
+    stored.name = preset.name
+    stored.notes = checked_notes
+    stored.updated_at = utcnow()
+    db.session.commit()
+    return stored
+
+
+def delete_preset(stored: StoredPreset) -> None:
+    """Delete a saved preset; games started with it keep their copy."""
+    db.session.delete(stored)
+    db.session.commit()
+
+
+def find_preset(public_id: str) -> StoredPreset | None:
+    """The saved preset with this id, or None."""
+    if not public_id or len(public_id) > 32:
+        return None
+    return db.session.scalar(select(StoredPreset).where(StoredPreset.public_id == public_id))
+
+
+def device_presets(device: str | None) -> list[StoredPreset]:
+    """The presets this device created, by name (none without a device id)."""
+    if not device:
+        return []
+    return list(db.session.scalars(select(StoredPreset).where(StoredPreset.owner_device == device)
+                                   .order_by(func.lower(StoredPreset.name), StoredPreset.id)))
+
+
+def owns_preset(stored: StoredPreset, device: str | None) -> bool:
+    """True when ``device`` created the preset (compared in constant time)."""
+    return bool(device and stored.owner_device
+                and hmac.compare_digest(stored.owner_device.encode(), device.encode()))
+
+
+def preset_token_fits(stored: StoredPreset, token: str) -> bool:
+    """True when ``token`` is the preset's edit token (compared in constant time)."""
+    return bool(token) and hmac.compare_digest(stored.edit_token.encode(), token.encode())

@@ -99,7 +99,7 @@ def test_the_edit_token_shows_the_scorers_controls(app, client):
     assert 'data-contract="no-tricks"' in html  # Beth still has No Tricks to declare
     assert 'data-contract="no-queens"' not in html  # already declared in round 3
     assert "Undo round 3" in html
-    assert f"/g/{view}" in html  # the read-only link to share
+    assert f"/b/{view}" in html  # the live scoreboard link to share
 
 
 def test_the_view_token_is_read_only(app, client):

@@ -1,25 +1,97 @@
-"""The Alembic migrations build the same schema as the models, on a real SQLite file."""
+"""The Alembic migrations build the same schema as the models, and upgrading a database
+that already holds games keeps every game and round, scored the same — on SQLite, and on
+PostgreSQL when TEST_DATABASE_URL names one."""
 
+import json
+from pathlib import Path
+
+import pytest
 import sqlalchemy as sa
-from flask_migrate import upgrade
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from flask_migrate import upgrade
 
 from scorepad import create_app
 from scorepad.config import TestConfig
 from scorepad.extensions import db
+from scorepad.models import StoredGame
+from scorepad.scoring import BUILTIN, export_game, preset_to_dict
+
+from .conftest import database_uri
+
+FIRST_REVISION = "7a5c3c6cacf7"  # games and rounds
+EXAMPLES = Path(__file__).parent / "data" / "examples"
 
 
-def test_upgrade_creates_the_tables_of_the_models(tmp_path):
+@pytest.fixture
+def empty_app(tmp_path):
+    """The app on a database with no table at all (not even alembic_version)."""
+
     class Config(TestConfig):
-        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path / 'migrated.sqlite3'}"
+        SQLALCHEMY_DATABASE_URI = database_uri(tmp_path)
+
+    def drop_everything():
+        db.session.remove()
+        everything = sa.MetaData()
+        everything.reflect(db.engine)
+        everything.drop_all(db.engine)
 
     app = create_app(Config)
     with app.app_context():
+        drop_everything()
+    yield app
+    with app.app_context():
+        drop_everything()  # PostgreSQL: leave no alembic_version behind for the next test
+        db.engine.dispose()
+
+
+def test_upgrade_creates_the_tables_of_the_models(empty_app):
+    with empty_app.app_context():
         upgrade()
         tables = set(sa.inspect(db.engine).get_table_names())
         assert {"games", "rounds", "alembic_version"} <= tables
         with db.engine.connect() as connection:
             # No difference left between the migrated schema and the models.
             assert compare_metadata(MigrationContext.configure(connection), db.metadata) == []
-        db.engine.dispose()
+
+
+def insert_at_first_revision(connection, example: dict, game_id: int) -> None:
+    """One game and its rounds, as raw SQL of the first revision's schema (no ORM: the
+    models describe the newest schema, not that one)."""
+    game = example["game"]
+    # The games table stores the whole preset object (a built-in's too).
+    preset = game["preset"] if isinstance(game["preset"], dict) else preset_to_dict(BUILTIN[game["preset"]])
+    connection.execute(sa.text(
+        "INSERT INTO games (id, title, players, first_declarer, preset, edit_token, view_token, created_at, updated_at) "
+        "VALUES (:id, :title, :players, :first, :preset, :edit, :view, :at, :at)"),
+        {"id": game_id, "title": game.get("title"), "players": json.dumps(game["players"]),
+         "first": game["first_declarer"], "preset": json.dumps(preset), "edit": f"edit-{game_id:028d}",
+         "view": f"view-{game_id:028d}", "at": "2026-11-01 20:00:00+00:00"})
+    for number, rnd in enumerate(game["rounds"], start=1):
+        connection.execute(sa.text(
+            "INSERT INTO rounds (game_id, number, contract, trump, start_rank, doubles, outcome, created_at) "
+            "VALUES (:game, :number, :contract, :trump, :rank, :doubles, :outcome, :at)"),
+            {"game": game_id, "number": number, "contract": rnd["contract"], "trump": rnd.get("trump"),
+             "rank": rnd.get("start_rank"), "doubles": json.dumps(rnd["doubles"]),
+             "outcome": json.dumps(rnd["outcome"]) if "outcome" in rnd else None, "at": "2026-11-01 20:05:00+00:00"})
+
+
+def test_upgrading_from_the_first_revision_keeps_every_game_and_its_scores(empty_app):
+    examples = [json.loads(path.read_text()) for path in sorted(EXAMPLES.glob("*.json"))]
+    assert len(examples) >= 4
+    with empty_app.app_context():
+        upgrade(revision=FIRST_REVISION)
+        with db.engine.begin() as connection:
+            for game_id, example in enumerate(examples, start=1):
+                insert_at_first_revision(connection, example, game_id)
+        upgrade()  # to head, whatever revisions come after the first
+        with db.engine.connect() as connection:
+            assert compare_metadata(MigrationContext.configure(connection), db.metadata) == []
+        for game_id, example in enumerate(examples, start=1):
+            stored = db.session.get(StoredGame, game_id)
+            assert stored.edit_token == f"edit-{game_id:028d}" and stored.players == example["game"]["players"]
+            assert [r.number for r in stored.rounds] == list(range(1, len(example["game"]["rounds"]) + 1))
+            export = export_game(stored.to_game())
+            expected = example["expected"]
+            assert [r["result"]["total"] for r in export["rounds"]] == [r["result"]["total"] for r in expected["rounds"]]
+            assert export["standings"]["final"] == expected["standings"]["final"]

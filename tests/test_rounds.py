@@ -65,7 +65,8 @@ def test_htmx_gets_only_the_round_form_block(app, client):
     assert html.lstrip().startswith('<section id="round_form"')
     assert "<html" not in html
     assert "HX-Request" in response.headers["Vary"]
-    assert 'name="start_rank" value="A"' in html and 'name="order-3"' in html
+    assert 'name="start_rank" value="A"' in html and 'name="order-2"' in html
+    assert 'name="order-3"' not in html  # the fourth out is the player left: never asked
 
 
 def test_the_doubles_grid_explains_the_cells_that_cannot_be_used(app, client):
@@ -209,3 +210,153 @@ def test_a_complete_game_takes_no_more_rounds(app, client):
     response = client.post(f"/g/{edit}/rounds", data=form_of(ROUNDS[0]), headers={"HX-Request": "true"})
     assert response.status_code == 409
     assert "complete" in response.get_data(as_text=True)
+
+
+# -- round entry (issue 3): preview, domino order, fixed order, schedule, quota note ---------
+
+WORKED = {"players": ["Anne", "Beth", "Cath", "Diana"], "first_declarer": 0, "preset": "tournament", "rounds": []}
+
+
+def new_game(app, doc):
+    with app.app_context():
+        stored, _ = services.create_game(doc)
+        return stored.edit_token
+
+
+def text_of(html: str) -> str:
+    """The words of ``html`` as a reader sees them (tags dropped, spaces collapsed, ASCII minus)."""
+    return re.sub(r"\s+([,:)])", r"\1", re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))).replace("−", "-")
+
+
+def test_the_preview_settles_the_worked_example_of_the_rules(app, client):
+    # barbu-rules.md, "Doubles": Anne declares No Queens; Anne -6, Beth 0, Cath -6, Diana -12.
+    # Beth doubled all three, Cath doubled Anne, Anne redoubled Cath.
+    edit = new_game(app, WORKED)
+    data = {"contract": "no-queens", "queens-0": "1", "queens-1": "0", "queens-2": "1", "queens-3": "2",
+            "doubles": ["1-0", "1-2", "1-3", "2-0", "0-2"]}
+    response = client.post(f"/g/{edit}/rounds/preview", data=data, headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    text = text_of(response.get_data(as_text=True))
+    assert "Beth doubled Anne: Anne -6, Beth 0 → Anne pays 6 to Beth" in text
+    assert "Cath doubled Anne, who redoubled: Anne -6, Cath -6 → nothing moves" in text
+    assert "Beth doubled Cath: Beth 0, Cath -6 → Cath pays 6 to Beth" in text
+    assert "Beth doubled Diana: Beth 0, Diana -12 → Diana pays 12 to Beth" in text
+    assert "Round total -12 +24 -12 -24" in text
+    assert "<html" not in response.get_data(as_text=True)
+    # Nothing is stored by a preview.
+    assert "Round 1 of 28" in client.get(f"/g/{edit}").get_data(as_text=True)
+
+
+def test_the_preview_without_javascript_shows_the_page_with_the_form_kept(app, client):
+    edit = new_game(app, WORKED)
+    data = {"contract": "no-king-of-hearts", "king": "3", "doubles": ["2-0", "0-2"]}
+    response = client.post(f"/g/{edit}/rounds/preview", data=data)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    # Diana took the K♥: -20. Cath doubled Anne who redoubled: equal raw scores, nothing moves.
+    assert "Cath doubled Anne, who redoubled" in html and "nothing moves" in text_of(html)
+    assert 'name="king" value="3" checked' in html
+    assert 'value="2-0" data-needs' not in html and 'value="2-0" checked' in html
+
+
+def test_the_preview_says_what_is_wrong_or_still_missing(app, client):
+    edit = new_game(app, WORKED)
+    data = {"contract": "no-tricks", "tricks-0": "4", "tricks-1": "2", "tricks-2": "1", "tricks-3": "5"}
+    html = client.post(f"/g/{edit}/rounds/preview", data=data, headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "the tricks add up to 12, a deal has 13" in html
+    html = client.post(f"/g/{edit}/rounds/preview", data={"contract": "no-tricks", "tricks-0": "4"},
+                       headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "enter the outcome to see what each player scores" in html
+
+
+def test_the_fourth_player_out_in_domino_is_implied(app, client):
+    edit = new_game(app, WORKED)
+    data = {"contract": "domino", "order-0": "2", "order-1": "0", "order-2": "3"}
+    assert client.post(f"/g/{edit}/rounds", data=data).status_code == 303
+    html = client.get(f"/g/{edit}/rounds/1").get_data(as_text=True)
+    assert "1st out: Cath" in html and "4th out: Beth" in html
+    # Domino places +45 / +20 / +5 / -5: Cath, Anne, Diana, Beth.
+    page = client.get(f"/g/{edit}").get_data(as_text=True)
+    assert running(page, 1) == [20, -5, 45, 5]
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"order-0": "2", "order-2": "3"}, "Choose who went out second."),
+    ({"order-0": "2", "order-1": "2", "order-2": "3"}, "Cath is chosen for two places"),
+])
+def test_a_domino_order_with_a_gap_or_a_player_twice_is_refused(app, client, data, message):
+    edit = new_game(app, WORKED)
+    response = client.post(f"/g/{edit}/rounds", data={"contract": "domino", **data})
+    assert response.status_code == 422
+    assert message in group_error(response.get_data(as_text=True), "order")
+
+
+def test_with_a_fixed_order_the_form_comes_straight_up(app, client):
+    example = json.loads((Path(__file__).parent / "data" / "examples" / "french-classic.json").read_text())
+    edit = new_game(app, {**example["game"], "rounds": example["game"]["rounds"][:5]})
+    html = client.get(f"/g/{edit}").get_data(as_text=True)
+    # Round 6 of the fixed order is Salade: nothing to choose, so no contract buttons.
+    assert '<input type="hidden" name="contract" value="salade">' in html
+    assert "data-contract=" not in html and "Change contract" not in html
+    response = client.post(f"/g/{edit}/rounds", data=form_of({"contract": "no-tricks", "doubles": [],
+                                                                 "outcome": {"tricks": [4, 3, 3, 3]}}))
+    assert response.status_code == 422
+
+
+def test_the_last_contract_of_a_run_comes_straight_up(app, client):
+    edit, _ = import_game(app, rounds=6)  # Beth has only Domino left
+    html = client.get(f"/g/{edit}").get_data(as_text=True)
+    assert '<input type="hidden" name="contract" value="domino">' in html
+
+
+def test_a_round_page_shows_what_moved_between_each_pair(app, client):
+    edit, _ = import_game(app, rounds=2)
+    # Round 2 (Beth declares No Hearts): hearts Élodie 3, Anne 0, Beth 5, Marc 5, Beth took the ace:
+    # raw Élodie -6, Anne 0, Beth -14, Marc -10. Élodie doubled Beth: Beth pays 8.
+    # Anne doubled Beth, Beth redoubled: 2 x 14 = 28 from Beth to Anne.
+    html = text_of(client.get(f"/g/{edit}/rounds/2").get_data(as_text=True))
+    assert "Élodie doubled Beth: Élodie -6, Beth -14 → Beth pays 8 to Élodie" in html
+    assert "Anne doubled Beth, who redoubled: Anne 0, Beth -14 → Beth pays 28 to Anne (2 × 14)" in html
+    assert EXPECTED[1]["result"]["raw"] == [-6, 0, -14, -10]
+
+
+def test_after_a_save_the_page_leads_with_the_saved_round(app, client):
+    edit, _ = import_game(app, rounds=1)
+    response = client.post(f"/g/{edit}/rounds", data=form_of(ROUNDS[1]), headers={"HX-Request": "true"})
+    html = response.get_data(as_text=True)
+    saved = re.search(r'<div class="last-round just-saved" data-saved>.*?</table>', html, re.S).group(0)
+    assert "Round 2 saved" in saved
+    numbers = [int(v.replace("−", "-")) for v in re.findall(r'<span class="pts[^"]*">([^<]+)<', saved)]
+    assert numbers == EXPECTED[1]["result"]["total"] + EXPECTED[1]["result"]["running"]
+    assert "Undo round 2" in html
+
+
+def test_the_schedule_shows_who_declared_what(app, client):
+    edit, _ = import_game(app, rounds=8)
+    html = client.get(f"/g/{edit}").get_data(as_text=True)
+    schedule = re.search(r'<section id="schedule".*?</section>', html, re.S).group(0)
+    rows = dict(re.findall(r'<th scope="row">([^<]+)</th>(.*?)</tr>', schedule, re.S))
+    # Beth (seat 2) declared rounds 1-7; Marc (seat 3) declared No Last Two in round 8.
+    cells = lambda row: [re.sub(r"<[^>]+>|still to come", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+    assert cells(rows["Last two"]) == ["", "", "1", "8"]
+    assert cells(rows["Domino"]) == ["", "", "7", ""]
+
+
+def test_a_gentle_note_when_someone_still_owes_the_declarer_doubles(app, client):
+    edit, _ = import_game(app, rounds=5)
+    html = client.get(f"/g/{edit}").get_data(as_text=True)
+    # Rounds 1-5: Marc never doubled Beth; two of her rounds are left.
+    assert "Marc still owes Beth 2 doubles (rounds left in Beth’s run: 2)." in html
+    assert "Anne still owes" not in html
+    edit, _ = import_game(app, rounds=3)
+    assert "still owes" not in client.get(f"/g/{edit}").get_data(as_text=True)
+
+
+def test_the_next_form_after_a_save_starts_empty(app, client):
+    edit, _ = import_game(app, rounds=12)
+    # Round 13 saved with htmx; round 14 is Marc's last contract, so its form comes back at once.
+    response = client.post(f"/g/{edit}/rounds", data=form_of(ROUNDS[12]), headers={"HX-Request": "true"})
+    html = response.get_data(as_text=True)
+    assert '<input type="hidden" name="contract" value="no-king-of-hearts">' in html
+    form = re.search(r'<form method="post" action="[^"]*/rounds" class="round-form".*?</form>', html, re.S).group(0)
+    assert " checked" not in form

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, request, url_for
+from flask import Blueprint, abort, jsonify, request, send_from_directory, url_for
 
-from .. import services
+from .. import security, services
 from ..extensions import csrf
 from ..models import StoredGame
 from ..scoring import ScoringError, export_game
@@ -32,10 +33,18 @@ def body() -> Any:
 
 
 def game_links(stored: StoredGame) -> dict[str, str]:
-    """Absolute URLs of the game: ``scorer`` (the scorer's page) and ``api``."""
+    """Absolute URLs of the game: ``scorer`` (the scorer's page), ``api``, and with the
+    view token (safe to share): ``board`` (the live scoreboard), ``sheet`` (the print page),
+    ``sheet_pdf``, ``csv`` and ``qr`` (an SVG QR code of the board's URL)."""
+    view = stored.view_token
     return {
         "scorer": url_for("games.scorer", token=stored.edit_token, _external=True),
         "api": url_for("api.game", game_id=stored.id, _external=True),
+        "board": url_for("board.show", token=view, _external=True),
+        "sheet": url_for("sheet.show", token=view, _external=True),
+        "sheet_pdf": url_for("sheet.pdf", token=view, _external=True),
+        "csv": url_for("sheet.csv_download", token=view, _external=True),
+        "qr": url_for("board.qr", token=view, _external=True),
     }
 
 
@@ -65,7 +74,7 @@ def round_export(stored: StoredGame, number: int) -> dict[str, Any]:
 def create_game():
     """Create (or import) a game from a game document → 201 with id, tokens and links."""
     try:
-        stored, game = services.create_game(body())
+        stored, game = services.create_game(body(), **security.creator())
     except ScoringError as exc:
         return error(422, exc.message, exc.path)
     payload = {"id": stored.id, "edit_token": stored.edit_token, "view_token": stored.view_token,
@@ -132,3 +141,16 @@ def delete_round(game_id: int, number: int):
     except services.Conflict as exc:
         return error(409, exc.message)
     return "", 204
+
+
+@bp.get("/health")
+def health():
+    """A trivial answer that touches no database: for load balancers and uptime checks, and
+    the ceiling that bench/club_night.py compares the other endpoints with."""
+    return jsonify(ok=True)
+
+
+@bp.get("/openapi.json")
+def openapi():
+    """The OpenAPI description of ``/api/v1`` (the static file scorepad/openapi.json)."""
+    return send_from_directory(Path(__file__).resolve().parent.parent, "openapi.json", mimetype="application/json")

@@ -34,7 +34,9 @@ def create_game(page: Page, base_url: str, shot=None) -> None:
 def fill_round(page: Page, rnd: dict, declarer: int) -> None:
     """Step 1 (the contract button) and step 2 (trump/rank, outcome, doubles) of one round."""
     contract = rnd["contract"]
-    page.locator(f"a[data-contract='{contract}']").tap()
+    if page.locator("form.round-form").count() == 0:
+        page.locator(f"a[data-contract='{contract}']").tap()
+    # else: the declarer's last contract, nothing to choose: the form is already up.
     form = page.locator("form.round-form")
     expect(form.locator("input[name='contract']")).to_have_value(contract)
     if "trump" in rnd:
@@ -44,9 +46,9 @@ def fill_round(page: Page, rnd: dict, declarer: int) -> None:
     for part, value in rnd["outcome"].items():
         if part in ("tricks", "queens", "hearts"):
             for seat, count in enumerate(value):
-                form.locator(f"#{part}-{seat}").fill(str(count))
+                form.locator(f"input[name='{part}-{seat}'][value='{count}']").tap()
         elif part == "order":
-            for place, seat in enumerate(value):
+            for place, seat in enumerate(value[:3]):  # the fourth is implied
                 form.locator(f"input[name='order-{place}'][value='{seat}']").tap()
         elif part == "most":
             for seat in value:
@@ -64,6 +66,10 @@ def save_round(page: Page, number_: int) -> None:
         page.get_by_role("button", name=f"Save round {number_}").tap()
     assert response.value.status == 200, response.value.text()[:2000]
     expect(page.locator(f"#round-{number_}")).to_be_visible()
+    # entry.js leads with the saved round (focus and scroll) once htmx has settled.
+    heading = page.locator("#last-title, #final-title").first
+    expect(heading).to_be_focused()
+    expect(heading).to_be_in_viewport()
 
 
 def shown_running(page: Page, number_: int) -> list[int]:

@@ -1,0 +1,234 @@
+"""Club night on loopback: 20 tables saving a round every few seconds while 500 viewers poll
+their boards, against gunicorn with the app's default config (gunicorn.conf.py) on a fresh
+SQLite file (or DATABASE_URL). Run by hand: `make bench` or `.venv/bin/python bench/club_night.py`.
+
+Phases (wrk, installed from Debian's packages if missing; only 127.0.0.1 is ever targeted):
+1. ceiling: the trivial endpoint /api/v1/health, as fast as wrk can;
+2. board polls that did not change (304, If-None-Match), as fast as wrk can — the "304 ratio"
+   is their throughput over the ceiling's, measured on the same server in the same run;
+3. the evening: 500 viewer connections polling a board every POLL seconds (wrk with a Lua
+   think time) while 20 tables each save a round every SAVE seconds (Python threads, API).
+Throughput and p50/p99 latency per endpoint; the last line reads
+`304 ratio: R, save p99: X ms, errors: E`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+EXAMPLE = json.loads((ROOT / "tests" / "data" / "examples" / "tournament-full.json").read_text())
+HOST = "127.0.0.1"
+
+
+def ensure_wrk() -> str:
+    wrk = shutil.which("wrk")
+    if wrk:
+        return wrk
+    if os.geteuid() != 0:
+        sys.exit("wrk is missing: apt-get install wrk (as root)")
+    subprocess.run(["apt-get", "install", "-y", "wrk"], check=False, env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
+                   stdout=subprocess.DEVNULL)
+    if not shutil.which("wrk"):
+        subprocess.run(["apt-get", "update"], check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(["apt-get", "install", "-y", "wrk"], check=True, stdout=subprocess.DEVNULL)
+    return shutil.which("wrk")
+
+
+def call(port: int, method: str, path: str, body=None, headers=None, timeout=30):
+    connection = http.client.HTTPConnection(HOST, port, timeout=timeout)
+    try:
+        payload = json.dumps(body).encode() if body is not None else None
+        headers = {**(headers or {}), **({"Content-Type": "application/json"} if payload else {})}
+        connection.request(method, path, body=payload, headers=headers)
+        response = connection.getresponse()
+        return response.status, response.headers, response.read()
+    finally:
+        connection.close()
+
+
+def start_server(port: int, database_url: str) -> subprocess.Popen:
+    env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "club-night-bench",
+           "MAX_GAMES_PER_ADDRESS": "100000"}
+    subprocess.run([str(BIN / "flask"), "--app", "scorepad", "db", "upgrade"], cwd=ROOT, env=env, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen([str(BIN / "gunicorn"), "--bind", f"{HOST}:{port}", "scorepad:create_app()"],
+                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(300):
+        try:
+            if call(port, "GET", "/api/v1/health")[0] == 200:
+                return server
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    sys.exit("gunicorn did not start")
+
+
+WRK_LATENCY = re.compile(r"^\s+(50|99)(?:\.000)?%\s+([\d.]+)(us|ms|s)\s*$", re.M)
+
+
+def parse_wrk(output: str) -> dict:
+    scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+    latency = {f"p{p}": float(v) * scale[u] for p, v, u in WRK_LATENCY.findall(output)}
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
+    requests = int(re.search(r"(\d+) requests in", output).group(1))
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    sock = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
+    errors = (int(bad.group(1)) if bad else 0) + (sum(map(int, sock.groups())) if sock else 0)
+    return {"rps": rps, "requests": requests, "errors": errors, **latency}
+
+
+def wrk(binary: str, url: str, connections: int, seconds: int, script: str | None = None, headers=(),
+        threads: int = 2) -> dict:
+    args = [binary, f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", "--timeout", "10s"]
+    for header in headers:
+        args += ["-H", header]
+    if script:
+        args += ["-s", script]
+    output = subprocess.run([*args, url], capture_output=True, text=True, check=True).stdout
+    return parse_wrk(output)
+
+
+# One wrk thread per board (its connections are that board's viewers): a thread's Lua state
+# keeps the board's last ETag, as each browser does, so only a changed board answers 200.
+POLL_SCRIPT = """
+local boards = {%(paths)s}
+local next_board = 0
+function setup(thread)
+  next_board = next_board %% #boards + 1
+  thread:set("board", boards[next_board])
+end
+function init(args)
+  etag = ""
+end
+function request()
+  return wrk.format("GET", board, {["If-None-Match"] = etag, ["HX-Request"] = "true"})
+end
+function response(status, headers, body)
+  if headers["ETag"] then etag = headers["ETag"] end
+end
+function delay()
+  return math.random(%(low)d, %(high)d)
+end
+"""
+
+
+def club_night(args) -> None:
+    binary = ensure_wrk()
+    port = args.port
+    tmp = Path(tempfile.mkdtemp(prefix="club-night-"))
+    database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp / 'club.sqlite3'}"
+    server = start_server(port, database_url)
+    try:
+        tables = []
+        for table in range(args.tables):
+            doc = {**EXAMPLE["game"], "title": f"Table {table + 1}", "rounds": EXAMPLE["game"]["rounds"][:2]}
+            status, _, data = call(port, "POST", "/api/v1/games", doc)
+            assert status == 201, data
+            body = json.loads(data)
+            tables.append({"id": body["id"], "edit": body["edit_token"], "view": body["view_token"], "n": 2})
+        boards = [f"/b/{t['view']}/live" for t in tables]
+        etags = []
+        for path in boards:
+            status, headers, _ = call(port, "GET", path, headers={"HX-Request": "true"})
+            assert status == 200 and headers["ETag"], (path, status)
+            etags.append(headers["ETag"])
+        assert call(port, "GET", boards[0], headers={"If-None-Match": etags[0], "HX-Request": "true"})[0] == 304
+
+        base = f"http://{HOST}:{port}"
+        print(f"gunicorn on {base}, {args.tables} games; warming up", flush=True)
+        wrk(binary, base + "/api/v1/health", args.connections, 2)
+        ceiling = wrk(binary, base + "/api/v1/health", args.connections, args.seconds)
+        script = tmp / "poll.lua"
+        quoted = lambda items: ", ".join(json.dumps(i) for i in items)
+        script.write_text(POLL_SCRIPT % {"paths": quoted(boards), "low": 0, "high": 0})
+        unchanged = wrk(binary, base + boards[0], args.connections, args.seconds, str(script))
+        ratio = unchanged["rps"] / ceiling["rps"]
+
+        # The evening: viewers with a think time of about POLL seconds, tables saving rounds.
+        poll_ms = int(args.poll * 1000)
+        script.write_text(POLL_SCRIPT % {"paths": quoted(boards), "low": poll_ms // 2, "high": poll_ms * 3 // 2})
+        saves: list[float] = []
+        save_errors: list[str] = []
+        stop = threading.Event()
+
+        def table_loop(table: dict) -> None:
+            rng = random.Random(table["id"])
+            time.sleep(rng.uniform(0, args.save))
+            while not stop.is_set() and table["n"] < len(EXAMPLE["game"]["rounds"]):
+                rnd = {**EXAMPLE["game"]["rounds"][table["n"]], "number": table["n"] + 1}
+                started = time.perf_counter()
+                try:
+                    status, _, data = call(port, "POST", f"/api/v1/games/{table['id']}/rounds", rnd,
+                                           {"Authorization": f"Bearer {table['edit']}"})
+                except OSError as exc:
+                    save_errors.append(str(exc))
+                    continue
+                saves.append((time.perf_counter() - started) * 1000)
+                if status == 201:
+                    table["n"] += 1
+                else:
+                    save_errors.append(f"{status} {data[:120]!r}")
+                stop.wait(rng.uniform(args.save * 0.5, args.save * 1.5))
+
+        threads = [threading.Thread(target=table_loop, args=(t,)) for t in tables]
+        for thread in threads:
+            thread.start()
+        viewers = wrk(binary, base + boards[0], args.viewers, args.evening, str(script), threads=len(boards))
+        stop.set()
+        for thread in threads:
+            thread.join()
+        saves.sort()
+        quantile = lambda q: saves[min(len(saves) - 1, int(q * len(saves)))] if saves else float("nan")
+        save_p50, save_p99 = quantile(0.50), quantile(0.99)
+        errors = ceiling["errors"] + unchanged["errors"] + viewers["errors"] + len(save_errors)
+
+        row = "{:<34} {:>10} {:>9} {:>9} {:>8}"
+        print(row.format("endpoint", "req/s", "p50 ms", "p99 ms", "errors"))
+        print(row.format("ceiling: GET /api/v1/health", f"{ceiling['rps']:.0f}", f"{ceiling['p50']:.1f}",
+                         f"{ceiling['p99']:.1f}", ceiling["errors"]))
+        print(row.format("board poll, unchanged (304)", f"{unchanged['rps']:.0f}", f"{unchanged['p50']:.1f}",
+                         f"{unchanged['p99']:.1f}", unchanged["errors"]))
+        print(f"evening: {args.viewers} viewers polling every ~{args.poll:g} s, {args.tables} tables saving every ~{args.save:g} s, {args.evening} s")
+        print(row.format("board poll (304 or 200)", f"{viewers['rps']:.0f}", f"{viewers['p50']:.1f}",
+                         f"{viewers['p99']:.1f}", viewers["errors"]))
+        print(row.format("save a round (POST, 201)", f"{len(saves) / args.evening:.1f}", f"{save_p50:.1f}",
+                         f"{save_p99:.1f}", len(save_errors)))
+        for problem in save_errors[:5]:
+            print("  save error:", problem)
+        print(f"304 ratio: {ratio:.2f}, save p99: {save_p99:.1f} ms, errors: {errors}")
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--viewers", type=int, default=500)
+    parser.add_argument("--poll", type=float, default=3.0, help="seconds between a viewer's polls (the board's)")
+    parser.add_argument("--save", type=float, default=3.0, help="seconds between a table's saves")
+    parser.add_argument("--connections", type=int, default=32, help="wrk connections for the ceiling and 304 phases")
+    parser.add_argument("--seconds", type=int, default=10, help="length of the ceiling and 304 phases")
+    parser.add_argument("--evening", type=int, default=30, help="length of the club-night phase")
+    club_night(parser.parse_args())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,37 @@
+"""Database engine settings that make several workers (or servers) safe on one database.
+
+SQLite: write-ahead logging, so readers never wait for a writer and a writer never waits
+for readers; a busy timeout, so a second writer waits for the first instead of failing
+with "database is locked"; foreign keys enforced like on PostgreSQL. PostgreSQL needs
+nothing here: row locks (see ``services._lock_game``) serialise writers of one game.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from flask import Flask
+from sqlalchemy import event
+
+from .extensions import db
+
+# Milliseconds a writer waits for another one's commit before giving up.
+SQLITE_BUSY_TIMEOUT_MS = 15_000
+
+
+def _sqlite_pragmas(dbapi_connection, _record) -> None:
+    if not isinstance(dbapi_connection, sqlite3.Connection):
+        return
+    cursor = dbapi_connection.cursor()
+    cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA journal_mode = WAL")  # persistent: stored in the database file
+    cursor.execute("PRAGMA foreign_keys = ON")
+    cursor.close()
+
+
+def init_app(app: Flask) -> None:
+    """Install the SQLite settings on every engine of ``app`` (call after ``db.init_app``)."""
+    with app.app_context():
+        for engine in db.engines.values():
+            if engine.dialect.name == "sqlite" and not event.contains(engine, "connect", _sqlite_pragmas):
+                event.listen(engine, "connect", _sqlite_pragmas)

@@ -1,0 +1,122 @@
+"""JSON API ``/api/v1/presets``: the built-in presets (read-only) and saved presets in the
+preset object of shared/spec/game-format.md.
+
+A saved preset's id is unguessable (128 bits): knowing it lets a client read it and start
+games with it (``"preset": "<id>"`` in ``POST /api/v1/games``). Changing or deleting it
+needs the preset's edit token, returned once when it is created, as
+``Authorization: Bearer <token>``. Built-ins answer 403 to any change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, jsonify, request, url_for
+
+from .. import services
+from ..extensions import csrf
+from ..models import StoredPreset
+from ..scoring import BUILTIN, Preset, ScoringError, preset_to_dict
+from .api import body, error
+
+bp = Blueprint("api_presets", __name__, url_prefix="/api/v1")
+csrf.exempt(bp)  # bearer tokens, not cookies, authorise the API
+
+
+def payload(preset: Preset, stored: StoredPreset | None) -> dict[str, Any]:
+    """What the API answers for a preset: ``id``, ``builtin``, ``preset`` (the spec's
+    object, usable as a game's ``preset``), ``notes``, each contract's ``totals`` and
+    the ``run_total`` of one declarer's run (points), and ``links``."""
+    return {
+        "id": preset.id,
+        "builtin": stored is None,
+        "preset": preset_to_dict(preset),
+        "notes": stored.notes if stored else "",
+        "totals": {c.id: c.total(preset.deck) for c in preset.contracts},
+        "run_total": preset.run_total(),
+        "round_count": preset.round_count,
+        "links": {"api": url_for("api_presets.preset", preset_id=preset.id, _external=True),
+                  "page": url_for("presets.show", preset_id=preset.id, _external=True)},
+    }
+
+
+def parts(doc: Any) -> tuple[Any, Any, str]:
+    """A request body as ``(preset object, notes, path of the object)``: either the preset
+    object itself (an optional ``"notes"`` beside its fields is taken out) or
+    ``{"preset": {...}, "notes": "..."}``, the shape the API answers with."""
+    if isinstance(doc, dict) and isinstance(doc.get("preset"), dict):
+        return doc["preset"], doc.get("notes", ""), "preset"
+    if isinstance(doc, dict):
+        doc = dict(doc)
+        notes = doc.pop("notes", "")
+        for key in ("builtin", "totals", "run_total", "round_count", "links"):
+            doc.pop(key, None)  # tolerated, so that a GET's answer can be sent back
+        return doc, notes, ""
+    return doc, "", ""
+
+
+def writable(preset_id: str) -> StoredPreset:
+    """The saved preset if the bearer token is its edit token: 403 for a built-in or a
+    wrong token, 404 for an unknown id, 401 without a token."""
+    if preset_id in BUILTIN:
+        abort(error(403, f"{preset_id} is a built-in preset and cannot be changed; POST a copy instead"))
+    stored = services.find_preset(preset_id)
+    if stored is None:
+        abort(error(404, f"no preset called {preset_id!r}"))
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        abort(error(401, "send the preset's edit token as 'Authorization: Bearer <token>'"))
+    if not services.preset_token_fits(stored, token.strip()):
+        abort(error(403, "this is not the edit token of this preset"))
+    return stored
+
+
+@bp.get("/presets")
+def presets():
+    """The built-in presets (saved presets are listed only to the device that made them)."""
+    return jsonify(presets=[payload(p, None) for p in BUILTIN.values()])
+
+
+@bp.post("/presets")
+def create():
+    """Save a new preset → 201 with its id and edit token (shown only here)."""
+    obj, notes, path = parts(body())
+    try:
+        stored = services.create_preset(obj, notes, None, path=path, notes_path="notes")
+    except ScoringError as exc:
+        return error(422, exc.message, exc.path)
+    answer = {**payload(stored.to_preset(), stored), "edit_token": stored.edit_token}
+    response = jsonify(answer)
+    response.status_code = 201
+    response.headers["Location"] = answer["links"]["api"]
+    return response
+
+
+@bp.get("/presets/<preset_id>")
+def preset(preset_id: str):
+    """A built-in or saved preset."""
+    if preset_id in BUILTIN:
+        return jsonify(payload(BUILTIN[preset_id], None))
+    stored = services.find_preset(preset_id)
+    if stored is None:
+        return error(404, f"no preset called {preset_id!r}")
+    return jsonify(payload(stored.to_preset(), stored))
+
+
+@bp.put("/presets/<preset_id>")
+def replace(preset_id: str):
+    """Replace a saved preset's settings and notes (its id stays; games keep their copy)."""
+    stored = writable(preset_id)
+    obj, notes, path = parts(body())
+    try:
+        services.update_preset(stored, obj, notes, path=path, notes_path="notes")
+    except ScoringError as exc:
+        return error(422, exc.message, exc.path)
+    return jsonify(payload(stored.to_preset(), stored))
+
+
+@bp.delete("/presets/<preset_id>")
+def delete(preset_id: str):
+    """Delete a saved preset → 204 (games started with it keep their copy)."""
+    services.delete_preset(writable(preset_id))
+    return "", 204

@@ -1,0 +1,136 @@
+"""A second phone follows a game live from the QR code's link while the first scores it:
+the board updates by itself after a save, an undo and an edit, answers 304 while nothing
+changed, and never swaps an unchanged board. Screenshots: phone (light, dark, 320 px), big
+screen, the scorer's share box."""
+
+import json
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from scorepad import services
+from scorepad.extensions import db
+
+EXAMPLE = json.loads((Path(__file__).parent.parent / "data" / "examples" / "tournament-full.json").read_text())
+ROUNDS = EXAMPLE["game"]["rounds"]
+EXPECTED = EXAMPLE["expected"]
+WAIT = 8000  # ms: a few polls (every 3 s)
+
+
+def points(value: int) -> str:
+    return f"−{-value}" if value < 0 else str(value)
+
+
+def api(base: str, method: str, path: str, token: str, body=None) -> int:
+    """Call the JSON API like another client would; the HTTP status."""
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(base + path, data=data, method=method,
+                                     headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as response:
+        return response.status
+
+
+@pytest.fixture
+def statuses(app):
+    """The status of every poll of a board's live fragment the server answered."""
+    seen: list[int] = []
+    inner = app.wsgi_app
+
+    def counting(environ, start_response):
+        def spy(status, headers, *args):
+            if environ["PATH_INFO"].endswith("/live"):
+                seen.append(int(status.split()[0]))
+            return start_response(status, headers, *args)
+        return inner(environ, spy)
+
+    app.wsgi_app = counting
+    return seen
+
+
+def start(app, rounds: int):
+    with app.app_context():
+        stored, _ = services.create_game({**EXAMPLE["game"], "title": "Club night", "rounds": ROUNDS[:rounds]})
+        ids = stored.id, stored.edit_token, stored.view_token
+        db.session.remove()
+    return ids
+
+
+def totals(page) -> list[str]:
+    return page.locator("#board_table tfoot td").all_inner_texts()
+
+
+def test_a_second_phone_follows_the_game_live(app, statuses, live_server, browser, playwright, phone, screenshot_dir):
+    game_id, edit, view = start(app, rounds=6)
+
+    # The scorer's phone: the share box of the game page carries the board's link and QR code.
+    device = {k: v for k, v in playwright.devices["iPhone 13"].items() if k != "default_browser_type"}
+    scorer_context = browser.new_context(**{**device, "viewport": {"width": 390, "height": 844}})
+    scorer = scorer_context.new_page()
+    scorer.goto(f"{live_server}/g/{edit}")
+    scorer.get_by_text("Share the scores with the players").tap()
+    share = scorer.locator(".share-board")
+    expect(share.locator("img.share-qr")).to_be_visible()
+    assert share.locator("img.share-qr").evaluate("img => img.naturalWidth") > 0  # the SVG loaded
+    expect(share.get_by_role("button", name="Copy link")).to_be_visible()
+    share.scroll_into_view_if_needed()
+    scorer.screenshot(path=str(screenshot_dir / "board-share-390.png"))
+    link = share.locator(".share-link a").get_attribute("href")
+    assert link == f"{live_server}/b/{view}"
+
+    # The second phone opens the link (what the QR code holds).
+    phone.goto(link)
+    expect(phone.locator(".board-status")).to_contain_text("Round 7 of 28")
+    assert totals(phone) == [points(v) for v in EXPECTED["rounds"][5]["result"]["running"]]
+    phone.screenshot(path=str(screenshot_dir / "board-390.png"), full_page=True)
+
+    # Nothing changes: the polls get 304 and the board is not swapped.
+    phone.locator("#board_live").evaluate("el => el.dataset.marker = 'unchanged'")
+    phone.wait_for_timeout(7000)
+    assert 304 in statuses
+    assert phone.locator("#board_live").get_attribute("data-marker") == "unchanged"
+
+    # A save (through the API, as another client would).
+    assert api(live_server, "POST", f"/api/v1/games/{game_id}/rounds", edit, ROUNDS[6]) == 201
+    expect(phone.locator("#board_table tfoot td").first).to_have_text(
+        points(EXPECTED["rounds"][6]["result"]["running"][0]), timeout=WAIT)
+    assert totals(phone) == [points(v) for v in EXPECTED["rounds"][6]["result"]["running"]]
+    expect(phone.locator(".board-status")).to_contain_text("Round 8 of 28")
+
+    # An undo on the scorer's phone (its button, confirmed).
+    scorer.on("dialog", lambda dialog: dialog.accept())
+    scorer.reload()
+    scorer.get_by_role("button", name="Undo round 7").tap()
+    expect(phone.locator(".board-status")).to_contain_text("Round 7 of 28", timeout=WAIT)
+    assert totals(phone) == [points(v) for v in EXPECTED["rounds"][5]["result"]["running"]]
+
+    # An edit of round 1 (API): Anne takes the last trick instead of Élodie.
+    edited = {**ROUNDS[0], "outcome": {"penultimate": 0, "last": 1}}
+    assert api(live_server, "PUT", f"/api/v1/games/{game_id}/rounds/1", edit, edited) == 200
+    # Round 1 moves from [−60, 0, 0, 30] to [−20, −60, 40, 10] (worked in tests/test_board.py).
+    delta = [-20 - -60, -60 - 0, 40 - 0, 10 - 30]
+    running = EXPECTED["rounds"][5]["result"]["running"]
+    expect(phone.locator("#board_table tfoot td").nth(1)).to_have_text(points(running[1] + delta[1]), timeout=WAIT)
+    assert totals(phone) == [points(v + d) for v, d in zip(running, delta)]
+    assert phone.locator("#board_live").get_attribute("data-marker") is None  # swapped
+
+    phone.emulate_media(color_scheme="dark")
+    phone.screenshot(path=str(screenshot_dir / "board-390-dark.png"), full_page=True)
+    phone.set_viewport_size({"width": 320, "height": 700})
+    phone.screenshot(path=str(screenshot_dir / "board-320.png"), full_page=True)
+    scorer_context.close()
+
+
+def test_the_big_screen_layout(app, live_server, page, screenshot_dir):
+    _, _, view = start(app, rounds=17)
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{live_server}/b/{view}/screen")
+    expect(page.locator("#board_standings")).to_be_visible()
+    standings_box = page.locator("#board_standings").bounding_box()
+    table_box = page.locator("#board_table").bounding_box()
+    assert standings_box["x"] < table_box["x"]  # standings first, on the left
+    assert page.locator(".board-qr img").evaluate("img => img.naturalWidth") > 0
+    page.screenshot(path=str(screenshot_dir / "board-screen-1280.png"))
+    page.emulate_media(color_scheme="dark")
+    page.screenshot(path=str(screenshot_dir / "board-screen-1280-dark.png"))

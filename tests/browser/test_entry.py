@@ -1,0 +1,230 @@
+"""Round entry on a phone (issue 3): one tap per value, the last count filled in, domino
+places in order, the doubles grid's rules and shortcuts, the server's settlement preview,
+and what the scorer sees after Save. Screenshots of every contract at 390 and 320 px."""
+
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from scorepad import services
+
+EXAMPLES = Path(__file__).parent.parent / "data" / "examples"
+PLAYERS = ["Anne", "Béatrice", "Cath", "Diana"]
+
+
+def start(app, live_server, page: Page, doc=None, rounds=0) -> str:
+    """A stored game (default: Anne declares first, Tournament Barbu), its page open."""
+    doc = doc or {"players": PLAYERS, "first_declarer": 0, "preset": "tournament", "rounds": []}
+    doc = {**doc, "rounds": doc["rounds"][:rounds]}
+    with app.app_context():
+        stored, _ = services.create_game(doc)
+        token = stored.edit_token
+    page.goto(f"{live_server}/g/{token}")
+    return token
+
+
+def choose(page: Page, contract: str):
+    page.locator(f"a[data-contract='{contract}']").tap()
+    form = page.locator("form.round-form")
+    expect(form.locator("input[name='contract']")).to_have_value(contract)
+    return form
+
+
+def tap(form, name: str, value) -> None:
+    form.locator(f"input[name='{name}'][value='{value}']").tap()
+
+
+def checked(form, name: str):
+    values = form.locator(f"input[name='{name}']:checked").evaluate_all("els => els.map(e => e.value)")
+    return values[0] if len(values) == 1 else values
+
+
+def no_sideways_scroll(page: Page, width: int) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_counts_take_one_tap_each_and_the_last_is_filled_in(app, live_server, phone, screenshot_dir):
+    page = phone
+    start(app, live_server, page)
+    form = choose(page, "no-tricks")
+    note = form.locator("#tricks .sum-note")
+    tap(form, "tricks-0", 4)
+    expect(note).to_have_text("4 of 13 tricks: 9 still to place")
+    tap(form, "tricks-1", 2)
+    tap(form, "tricks-2", 1)
+    # Diana's count follows from what remains: 13 − 7 = 6.
+    assert checked(form, "tricks-3") == "6"
+    expect(note).to_have_text("13 of 13 tricks")
+    expect(form.locator("#tricks .count-row[data-seat='3'] legend")).to_contain_text("filled in from what remains")
+    # Correcting a tapped count moves the filled-in one with it.
+    tap(form, "tricks-0", 5)
+    assert checked(form, "tricks-3") == "5"
+    page.screenshot(path=str(screenshot_dir / "entry-counts-390.png"), full_page=True)
+
+    form = choose_again(page, "no-queens")
+    tap(form, "queens-1", 3)
+    tap(form, "queens-3", 1)
+    # All four queens are placed: the others took none.
+    assert (checked(form, "queens-0"), checked(form, "queens-2")) == ("0", "0")
+    expect(form.locator("#queens .sum-note")).to_have_text("4 of 4 queens")
+
+
+def choose_again(page: Page, contract: str):
+    page.get_by_role("link", name="Change contract").tap()
+    return choose(page, contract)
+
+
+def test_who_took_it_chips_sit_two_by_two(app, live_server, phone):
+    page = phone
+    start(app, live_server, page)
+    form = choose(page, "no-last-two")
+    boxes = [form.locator(f"#last .chip[data-seat='{s}']").bounding_box() for s in range(4)]
+    assert boxes[0]["y"] == boxes[1]["y"] < boxes[2]["y"] == boxes[3]["y"]
+    assert all(44 <= box["height"] < 60 and box["width"] >= 120 for box in boxes)  # no name on two lines
+
+
+def test_domino_is_tapped_in_going_out_order_and_the_fourth_is_implied(app, live_server, phone, screenshot_dir):
+    page = phone
+    token = start(app, live_server, page)
+    form = choose(page, "domino")
+    expect(form.locator("input[name='order-3']")).to_have_count(0)
+    form.locator("input[name='start_rank'][value='7']").tap()
+    tap(form, "order-0", 2)
+    # Cath is placed: she is not offered for the second or third place again.
+    expect(form.locator(".place[data-place='1'] .chip[data-seat='2']")).to_be_hidden()
+    expect(form.locator(".place[data-place='2'] .chip[data-seat='2']")).to_be_hidden()
+    tap(form, "order-1", 0)
+    tap(form, "order-2", 3)
+    expect(form.locator(".place-implied")).to_have_text("4th out: Béatrice")
+    page.screenshot(path=str(screenshot_dir / "entry-domino-390.png"), full_page=True)
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator("#last-title")).to_contain_text("Round 1 saved")
+    page.goto(f"{live_server}/g/{token}/rounds/1")
+    expect(page.locator("main")).to_contain_text("4th out: Béatrice")
+
+
+def test_the_doubles_grid_follows_the_rules_and_its_shortcuts(app, live_server, phone, screenshot_dir):
+    page = phone
+    start(app, live_server, page)
+    form = choose(page, "trumps")  # positive: only Anne, the declarer, may be doubled
+    why = form.locator(".grid-why")
+    # aria-disabled cells still take a tap (Playwright calls them "not enabled": force it).
+    form.get_by_role("button", name="Béatrice doubles Cath: not possible, in a positive contract only the declarer may be doubled").tap(force=True)
+    expect(why).to_contain_text("Béatrice cannot double Cath: in a positive contract only the declarer may be doubled")
+    # Anne can only redouble a player who doubled her: tapping it first says so, ticks nothing.
+    form.locator("input[value='0-1']").tap(force=True)
+    expect(why).to_contain_text("Anne can redouble Béatrice only after Béatrice doubled Anne")
+    assert checked(form, "doubles") == []
+    form.get_by_role("button", name="Béatrice: maximum (every double allowed)").tap()
+    assert checked(form, "doubles") == "1-0"
+    form.get_by_role("button", name="Diana: maximum (every double allowed)").tap()
+    form.get_by_role("button", name="Anne: maximum (every redouble)").tap()
+    assert sorted(checked(form, "doubles")) == ["0-1", "0-3", "1-0", "3-0"]
+    page.screenshot(path=str(screenshot_dir / "entry-grid-positive-390.png"), full_page=True)
+    form.get_by_role("button", name="Clear doubles").tap()
+    assert checked(form, "doubles") == []
+
+    form = choose_again(page, "no-queens")
+    form.get_by_role("button", name="Cath doubles both neighbours").tap()
+    assert sorted(checked(form, "doubles")) == ["2-1", "2-3"]
+    form.get_by_role("button", name="Cath: maximum (every double allowed)").tap()
+    assert sorted(checked(form, "doubles")) == ["2-0", "2-1", "2-3"]
+    # Un-doubling Anne takes back her redouble too.
+    form.get_by_role("button", name="Anne: maximum (every redouble)").tap()
+    assert "0-2" in checked(form, "doubles")
+    form.locator("input[value='2-0']").tap()
+    assert sorted(checked(form, "doubles")) == ["2-1", "2-3"]
+
+
+def test_the_settlement_preview_comes_from_the_server(app, live_server, phone, screenshot_dir):
+    # barbu-rules.md, "Doubles", worked example: Anne declares No Queens; queens 1, 0, 1, 2
+    # (Anne −6, Béatrice 0, Cath −6, Diana −12); Béatrice doubles all three, Cath doubles
+    # Anne, Anne redoubles Cath. Round totals −12, +24, −12, −24.
+    page = phone
+    start(app, live_server, page)
+    form = choose(page, "no-queens")
+    for seat, count in enumerate([1, 0, 1]):
+        tap(form, f"queens-{seat}", count)
+    form.get_by_role("button", name="Béatrice: maximum (every double allowed)").tap()
+    tap(form, "doubles", "2-0")
+    with page.expect_response(lambda r: r.url.endswith("/rounds/preview")) as preview:
+        tap(form, "doubles", "0-2")
+    assert preview.value.status == 200
+    box = form.locator("#preview")
+    expect(box).to_contain_text("Béatrice doubled Anne: Anne −6, Béatrice 0 → Anne pays 6 to Béatrice")
+    expect(box).to_contain_text("Cath doubled Anne, who redoubled: Anne −6, Cath −6 → nothing moves")
+    expect(box).to_contain_text("Diana pays 12 to Béatrice")
+    totals = box.locator("tr.strong td").all_inner_texts()
+    assert [int(t.replace("−", "-").replace("+", "")) for t in totals] == [-12, 24, -12, -24]
+    form.locator(".preview").screenshot(path=str(screenshot_dir / "entry-preview-390.png"))
+
+
+def test_after_save_the_new_totals_and_next_contracts_are_in_view(app, live_server, phone, screenshot_dir):
+    page = phone
+    start(app, live_server, page)
+    form = choose(page, "no-king-of-hearts")
+    tap(form, "king", 3)
+    tap(form, "doubles", "3-0")
+    page.get_by_role("button", name="Save round 1").tap()
+    saved = page.locator(".last-round")
+    expect(saved).to_contain_text("Round 1 saved")
+    expect(saved).to_be_in_viewport()
+    expect(page.locator("#last-title")).to_be_focused()
+    # Diana took the K♥ (−20) and doubled Anne (0): Diana pays 20 to Anne.
+    assert saved.locator("tbody tr").first.locator("td").all_inner_texts() == ["+20", "0", "0", "−40"]
+    expect(page.locator("a[data-contract='no-tricks']")).to_be_in_viewport()
+    page.screenshot(path=str(screenshot_dir / "entry-after-save-390.png"))
+
+
+def test_the_round_page_fits_a_phone(app, live_server, phone, screenshot_dir):
+    page = phone
+    token = start(app, live_server, page)
+    form = choose(page, "no-last-two")
+    tap(form, "penultimate", 3)
+    tap(form, "last", 3)
+    tap(form, "doubles", "1-3")
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator("#last-title")).to_contain_text("Round 1 saved")
+    page.goto(f"{live_server}/g/{token}/rounds/1")
+    table = page.locator(".result-table")
+    assert table.evaluate("t => t.scrollWidth <= t.parentElement.clientWidth")
+    expect(table.get_by_role("columnheader", name="Diana")).to_be_visible()
+    expect(page.locator("main")).to_contain_text("Béatrice doubled Diana: Béatrice 0, Diana −30 → Diana pays 30 to Béatrice")
+    no_sideways_scroll(page, 390)
+    page.screenshot(path=str(screenshot_dir / "entry-round-page-390.png"), full_page=True)
+
+
+EVERY_CONTRACT = [
+    ("tournament-full", 0, "no-tricks"), ("tournament-full", 0, "no-queens"), ("tournament-full", 0, "no-last-two"),
+    ("tournament-full", 0, "no-hearts"), ("tournament-full", 0, "no-king-of-hearts"), ("tournament-full", 0, "trumps"),
+    ("tournament-full", 0, "domino"), ("brader-32-card", 3, "ravage-city"), ("french-classic", 5, "salade"),
+]
+
+
+@pytest.mark.parametrize(("example", "rounds", "contract"), EVERY_CONTRACT)
+def test_every_contract_fits_390_and_320_px(app, live_server, phone, screenshot_dir, example, rounds, contract):
+    page = phone
+    doc = json.loads((EXAMPLES / f"{example}.json").read_text())["game"]
+    start(app, live_server, page, doc, rounds)
+    if page.locator("form.round-form").count() == 0:
+        choose(page, contract)
+    expect(page.locator("form.round-form input[name='contract']")).to_have_value(contract)
+    for width in (390, 320):
+        page.set_viewport_size({"width": width, "height": 844})
+        no_sideways_scroll(page, width)
+        page.locator("#round_form").screenshot(path=str(screenshot_dir / f"entry-{contract}-{width}.png"))
+
+
+def test_the_grid_in_dark_mode(app, live_server, browser, screenshot_dir):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, color_scheme="dark")
+    page = context.new_page()
+    start(app, live_server, page)
+    form = choose(page, "no-hearts")
+    tap(form, "doubles", "1-0")
+    tap(form, "doubles", "0-1")
+    form.locator("#doubles").screenshot(path=str(screenshot_dir / "entry-grid-dark-390.png"))
+    page.set_viewport_size({"width": 320, "height": 844})
+    page.locator("#current_round").screenshot(path=str(screenshot_dir / "entry-current-dark-320.png"))
+    context.close()

@@ -1,0 +1,237 @@
+"""The live scoreboard: read-only at the view token's URL, 304 while nothing changed, a new
+fragment after every save, undo and edit, and nothing anywhere writes with the view token.
+
+Expected values come from tests/data/examples/tournament-full.json's ``expected``.
+"""
+
+import io
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import segno
+from sqlalchemy import event
+
+from scorepad import services
+from scorepad.extensions import db
+from scorepad.models import StoredGame
+
+EXAMPLE = json.loads((Path(__file__).parent / "data" / "examples" / "tournament-full.json").read_text())
+ROUNDS = EXAMPLE["game"]["rounds"]
+EXPECTED = EXAMPLE["expected"]
+
+
+def start(app, rounds=0):
+    """Store the example with its first ``rounds`` rounds: (game id, edit token, view token)."""
+    with app.app_context():
+        stored, _ = services.create_game({**EXAMPLE["game"], "rounds": ROUNDS[:rounds]})
+        return stored.id, stored.edit_token, stored.view_token
+
+
+def change(app, game_id, action, *args):
+    """Run a services use case on the stored game, as the scorer's phone would."""
+    with app.app_context():
+        getattr(services, action)(db.session.get(StoredGame, game_id), *args)
+        db.session.remove()
+
+
+def shown_totals(html: str) -> list[str]:
+    """The four totals of the board's score table footer."""
+    foot = html[html.index("<tfoot>"):html.index("</tfoot>")]
+    return re.findall(r'<span class="pts[^"]*">([^<]+)</span>', foot)
+
+
+def points(value: int) -> str:
+    return f"−{-value}" if value < 0 else str(value)
+
+
+def test_the_board_shows_the_game_read_only(app, client):
+    _, edit, view = start(app, rounds=10)
+    response = client.get(f"/b/{view}")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert shown_totals(html) == [points(v) for v in EXPECTED["rounds"][9]["result"]["running"]]
+    assert "Round 11 of 28" in html
+    # Round 11: Marc declares (the example's first declarer is Beth, seat 2; runs of 7).
+    assert "Marc declares" in html
+    main = html[html.index("<main"):html.index("</main>")]
+    assert "<form" not in main and "<button" not in main
+    assert edit not in html
+    assert f'hx-get="/b/{view}/live?layout=board"' in html
+    assert 'hx-trigger="every 3s"' in html
+
+
+def test_the_big_screen_layout_puts_the_standings_first(app, client):
+    _, _, view = start(app, rounds=28)
+    html = client.get(f"/b/{view}/screen").get_data(as_text=True)
+    assert html.index('id="board_standings"') < html.index('id="board_table"')
+    assert "Game complete: 28 rounds" in html
+    final = EXPECTED["standings"]["final"]
+    players = EXAMPLE["game"]["players"]
+    order = [players[p] for p in sorted(range(4), key=lambda p: (EXPECTED["standings"]["rank"][p], p))]
+    standings = html[html.index('id="board_standings"'):html.index('id="board_table"')]
+    assert [standings.index(name) for name in order] == sorted(standings.index(name) for name in order)
+    assert points(max(final)) in standings
+    assert f'src="/b/{view}/qr.svg"' in html
+
+
+def test_the_edit_token_moves_to_the_view_tokens_board(app, client):
+    _, edit, view = start(app)
+    response = client.get(f"/b/{edit}")
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith(f"/b/{view}")
+
+
+@pytest.mark.parametrize("path", ["/b/{t}", "/b/{t}/screen", "/b/{t}/live", "/b/{t}/qr.svg", "/b/share/{t}"])
+def test_a_wrong_or_unknown_token_is_404_and_reveals_nothing(app, client, path):
+    _, edit, view = start(app)
+    for token in ("x" * 32, view[:-1] + ("A" if view[-1] != "A" else "B"), "a" * 65):
+        response = client.get(path.format(t=token))
+        assert response.status_code == 404
+        body = response.get_data(as_text=True)
+        assert EXAMPLE["game"]["players"][0] not in body and view not in body and edit not in body
+
+
+def test_the_live_fragment_answers_304_until_the_game_changes(app, client):
+    game_id, edit, view = start(app, rounds=3)
+    url = f"/b/{view}/live"
+    first = client.get(url)
+    assert first.status_code == 200
+    assert first.headers["Cache-Control"] == "no-cache"
+    etag = first.headers["ETag"]
+    assert etag.startswith('W/"')
+    assert shown_totals(first.get_data(as_text=True)) == [points(v) for v in EXPECTED["rounds"][2]["result"]["running"]]
+
+    again = client.get(url, headers={"If-None-Match": etag})
+    assert again.status_code == 304
+    assert again.data == b""
+    assert again.headers["ETag"] == etag
+
+    seen = {etag}
+    steps = [
+        ("record_round", ROUNDS[3]),          # a save: round 4
+        ("undo_round",),                      # an undo: back to 3 rounds
+        ("replace_round", 2, ROUNDS[1]),      # an edit of round 2, saved again as it was
+    ]
+    expected_running = [EXPECTED["rounds"][3]["result"]["running"], EXPECTED["rounds"][2]["result"]["running"],
+                        EXPECTED["rounds"][2]["result"]["running"]]
+    for (action, *args), running in zip(steps, expected_running):
+        previous = etag
+        change(app, game_id, action, *args)
+        response = client.get(url, headers={"If-None-Match": previous})
+        assert response.status_code == 200, action
+        etag = response.headers["ETag"]
+        assert etag not in seen, action
+        seen.add(etag)
+        assert shown_totals(response.get_data(as_text=True)) == [points(v) for v in running]
+        assert client.get(url, headers={"If-None-Match": etag}).status_code == 304
+
+
+def test_an_edit_changes_the_board(app, client):
+    game_id, _, view = start(app, rounds=1)
+    url = f"/b/{view}/live"
+    etag = client.get(url).headers["ETag"]
+    # Round 1 as played: No Last Two, Élodie took both last tricks (−30); edit: Anne took the last.
+    edited = {**ROUNDS[0], "outcome": {"penultimate": 0, "last": 1}}
+    change(app, game_id, "replace_round", 1, edited)
+    response = client.get(url, headers={"If-None-Match": etag})
+    assert response.status_code == 200
+    # Raw: Élodie −10, Anne −20. Doubles: Élodie doubled Marc (Marc 0 > −10: Marc +10,
+    # Élodie −10); Anne and Beth doubled each other (×2: Beth 0 − Anne −20 → Beth +40, Anne −40).
+    assert shown_totals(response.get_data(as_text=True)) == ["−20", "−60", "40", "10"]
+
+
+def test_the_etag_depends_on_the_language(app, client):
+    _, _, view = start(app, rounds=2)
+    english = client.get(f"/b/{view}/live", headers={"Accept-Language": "en"})
+    german = client.get(f"/b/{view}/live", headers={"Accept-Language": "de",
+                                                   "If-None-Match": english.headers["ETag"]})
+    assert german.status_code == 200
+    assert german.headers["ETag"] != english.headers["ETag"]
+    assert "Accept-Language" in german.headers["Vary"]
+
+
+def test_a_304_costs_one_query_and_no_scoring(app, client, monkeypatch):
+    _, _, view = start(app, rounds=28)
+    etag = client.get(f"/b/{view}/live").headers["ETag"]
+    statements = []
+    with app.app_context():
+        engine = db.engine
+    listener = lambda *args: statements.append(args[2])  # noqa: E731 (conn, cursor, statement, ...)
+    event.listen(engine, "before_cursor_execute", listener)
+    monkeypatch.setattr("scorepad.views.board.score", lambda game: pytest.fail("scored on a 304"))
+    try:
+        response = client.get(f"/b/{view}/live", headers={"If-None-Match": etag})
+    finally:
+        event.remove(engine, "before_cursor_execute", listener)
+    assert response.status_code == 304
+    game_queries = [s for s in statements if "games" in s or "rounds" in s]
+    assert len(game_queries) == 1
+
+
+def test_the_qr_code_is_an_svg_of_the_boards_absolute_url(app, client):
+    _, edit, view = start(app)
+    for token in (view, edit):
+        response = client.get(f"/b/{token}/qr.svg")
+        assert response.status_code == 200
+        assert response.mimetype == "image/svg+xml"
+        root = ET.fromstring(response.data)
+        assert root.tag == "{http://www.w3.org/2000/svg}svg"  # a standalone SVG document
+        assert int(root.get("width")) == int(root.get("height")) > 0
+        # The same symbol as the QR code of the board's URL written by hand.
+        expected = segno.make(f"http://localhost/b/{view}", error="m", micro=False)
+        out = io.BytesIO()
+        expected.save(out, kind="svg", scale=4, border=4, dark="#000", light="#fff", xmldecl=False,
+                      title="QR code", unit=None)
+        assert response.data == out.getvalue()
+
+
+def test_the_share_page_shows_the_board_link_and_never_the_edit_token_in_it(app, client):
+    _, edit, view = start(app)
+    html = client.get(f"/b/share/{edit}").get_data(as_text=True)
+    assert f"http://localhost/b/{view}" in html
+    assert f'data-copy="http://localhost/b/{view}"' in html
+    assert f"/b/{view}/qr.svg" in html
+    assert client.get(f"/b/share/{view}").status_code == 303
+
+
+def test_the_scorers_share_section_points_at_the_board(app, client):
+    _, edit, view = start(app)
+    html = client.get(f"/g/{edit}").get_data(as_text=True)
+    share = html[html.index('class="share card"'):]
+    assert f'href="http://localhost/b/{view}"' in share
+    assert f"/g/{view}" not in share
+
+
+# -- the view token never writes --------------------------------------------------------
+
+def web_writes(view: str) -> list[tuple[str, str, dict]]:
+    """Every POST of the web pages, with the view token in the URL."""
+    return [
+        ("post", f"/g/{view}/rounds", {"contract": "no-tricks"}),
+        ("post", f"/g/{view}/rounds/undo", {"number": "3"}),
+        ("post", f"/g/{view}/rounds/2/edit", {"contract": ROUNDS[1]["contract"]}),
+    ]
+
+
+def test_the_view_token_cannot_change_anything_anywhere(app, client):
+    game_id, _, view = start(app, rounds=3)
+    with app.app_context():
+        before = db.session.get(StoredGame, game_id).document()
+    for method, url, data in web_writes(view):
+        assert getattr(client, method)(url, data=data).status_code == 403, url
+    auth = {"Authorization": f"Bearer {view}"}
+    api = f"/api/v1/games/{game_id}/rounds"
+    assert client.post(api, json=ROUNDS[3], headers=auth).status_code == 403
+    assert client.put(f"{api}/2", json=ROUNDS[1], headers=auth).status_code == 403
+    assert client.delete(f"{api}/3", headers=auth).status_code == 403
+    # The board, the share page and the sheet take no writes at all.
+    for url in (f"/b/{view}", f"/b/{view}/screen", f"/b/{view}/live", f"/b/{view}/qr.svg",
+                f"/b/share/{view}", f"/s/{view}", f"/s/{view}/blank", f"/s/{view}/sheet.pdf",
+                f"/s/{view}/sheet.csv", f"/s/{view}/game.json"):
+        for method in ("post", "put", "delete"):
+            assert getattr(client, method)(url).status_code == 405, (method, url)
+    with app.app_context():
+        assert db.session.get(StoredGame, game_id).document() == before

@@ -1,0 +1,209 @@
+"""The score sheet's print page, its blank sheet and the PDF download.
+
+Expected values come from the examples' ``expected`` (tests/data/examples/) or are worked
+by hand from barbu-rules.md.
+"""
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from scorepad import services
+from scorepad.scoring import BUILTIN
+
+EXAMPLES = Path(__file__).parent / "data" / "examples"
+
+
+def example(name: str) -> dict:
+    return json.loads((EXAMPLES / f"{name}.json").read_text())
+
+
+def start(app, document: dict):
+    with app.app_context():
+        stored, _ = services.create_game(document)
+        return stored.edit_token, stored.view_token
+
+
+def points(value: int) -> str:
+    return f"−{-value}" if value < 0 else str(value)
+
+
+def row(html: str, number: int) -> str:
+    """The HTML of round ``number``'s line."""
+    rows = re.findall(r'<tr class="rnd[^"]*">(.*?)</tr>', html, re.S)
+    return rows[number - 1]
+
+
+def cells(row_html: str) -> list[str]:
+    return re.findall(r"<td[^>]*>(.*?)</td>", row_html, re.S)
+
+
+def text(fragment: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", fragment)).strip()
+
+
+def test_the_sheet_shows_every_round_raw_and_settled_with_the_final_totals(app, client):
+    data = example("tournament-full")
+    _, view = start(app, data["game"])
+    response = client.get(f"/s/{view}")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    for res in data["expected"]["rounds"]:
+        line = cells(row(html, res["number"]))
+        assert text(line[0]) == str(res["number"])
+        # Per player: marks, raw, settled round score.
+        for p in range(4):
+            assert text(line[3 + 3 * p + 1]) == points(res["result"]["raw"][p])
+            assert text(line[3 + 3 * p + 2]) == points(res["result"]["total"][p])
+    foot = html[html.index("<tfoot>"):html.index("</tfoot>")]
+    total = re.search(r'<tr class="tot">(.*?)</tr>', foot, re.S).group(1)
+    assert [text(c) for c in cells(total)] == [points(v) for v in data["expected"]["standings"]["final"]]
+    rank = re.search(r'<tr class="rank">(.*?)</tr>', foot, re.S).group(1)
+    assert [text(c) for c in cells(rank)] == [str(r) for r in data["expected"]["standings"]["rank"]]
+
+
+def test_round_one_marks_the_doubles_as_on_paper(app, client):
+    # tournament-full round 1: Beth (C) declares No Last Two; Élodie (A) doubled Marc (D),
+    # Anne (B) doubled Beth, the declarer, and Beth redoubled Anne.
+    data = example("tournament-full")
+    _, view = start(app, data["game"])
+    line = cells(row(client.get(f"/s/{view}").get_data(as_text=True), 1))
+    assert "C" in text(line[1]) and "Beth" in text(line[1])
+    assert text(line[2]) == "Last two"
+    marks = [line[3 + 3 * p] for p in range(4)]
+    assert re.findall(r'class="mk mk-(\S+?)"[^>]*>(\w)<', marks[0]) == [("double", "D")]
+    assert re.findall(r'class="mk mk-(\S+?)"[^>]*>(\w)<', marks[1]) == [("on-declarer", "C")]
+    assert re.findall(r'class="mk mk-(\S+?)"[^>]*>(\w)<', marks[2]) == [("redouble", "B")]
+    assert marks[3].strip() == ""
+
+
+def test_each_run_has_a_subtotal_whose_check_sum_is_the_run_total(app, client):
+    data = example("brader-32-card")
+    _, view = start(app, data["game"])
+    html = client.get(f"/s/{view}").get_data(as_text=True)
+    subs = re.findall(r'<tr class="sub">(.*?)</tr>', html, re.S)
+    assert len(subs) == 4
+    # Brader's values on the 32-card deck (8 tricks, 8 hearts): tricks −40, queens −60,
+    # last two −30, hearts −7×4 −12 = −40, Barbu −25, trumps +40, domino +40, Ravage −36.
+    run_total = -40 - 60 - 30 - 40 - 25 + 40 + 40 - 36
+    assert run_total == -151
+    rounds = data["expected"]["rounds"]
+    for run, sub in enumerate(subs):
+        assert f"Σ {points(run_total)} = {points(run_total)} ✓" in text(sub)
+        last = rounds[8 * run + 7]["result"]["running"]
+        run_sums = [sum(r["result"]["total"][p] for r in rounds[8 * run:8 * run + 8]) for p in range(4)]
+        values = [text(c) for c in cells(sub)]
+        assert values[1::3] == [points(v) for v in run_sums]
+        assert values[2::3] == [points(v) for v in last]
+
+
+def test_the_subtotal_counts_the_doubles_on_the_runs_declarer(app, client):
+    data = example("tournament-full")
+    _, view = start(app, data["game"])
+    html = client.get(f"/s/{view}").get_data(as_text=True)
+    sub = re.findall(r'<tr class="sub">(.*?)</tr>', html, re.S)[0]
+    # Beth (seat 2) declares rounds 1–7; the doubles on her, counted from the example's rounds.
+    given = [sum(1 for r in data["game"]["rounds"][:7] for d in r["doubles"] if d == [p, 2]) for p in range(4)]
+    quota = [text(c) for c in cells(sub)][0::3]
+    assert quota == [f"{given[0]}/2", f"{given[1]}/2", "", f"{given[3]}/2"]
+
+
+def test_the_header_names_the_preset_its_values_players_place_and_date(app, client):
+    data = example("tournament-full")
+    _, view = start(app, {**data["game"], "title": "Thursday, table 2"})
+    html = client.get(f"/s/{view}?place=Caf%C3%A9+Anatole&date=2026-03-05").get_data(as_text=True)
+    head = text(html[html.index('<header class="sheet-head">'):html.index("</header>", html.index('<header class="sheet-head">'))])
+    assert "Thursday, table 2" in head
+    assert "Date: 2026-03-05" in head and "Place: Café Anatole" in head
+    assert "Tournament Barbu" in head
+    assert "No Hearts −2 per heart, ♥A −6" in head and "Domino +45 / +20 / +5 / −5" in head
+    assert "A Élodie" in head and "D Marc" in head
+    assert "Beth (declares first)" in head
+    foot = html[html.index('<footer class="sheet-foot">'):]
+    assert "Quota: 2 doubles on each declarer" in text(foot)
+    assert foot.count('class="sig"') == 4
+
+
+def test_bad_print_options_are_refused_next_to_the_field(app, client):
+    data = example("tournament-full")
+    _, view = start(app, data["game"])
+    response = client.get(f"/s/{view}?date=5.3.2026&paper=a3")
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert 'id="date-error">Write the date as YYYY-MM-DD.' in html
+    assert 'id="paper-error">Choose A4 or US Letter.' in html
+
+
+def test_the_edit_token_moves_to_the_view_tokens_sheet(app, client):
+    edit, view = start(app, example("tournament-full")["game"])
+    response = client.get(f"/s/{edit}?place=Club")
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith(f"/s/{view}?place=Club")
+
+
+def test_a_blank_sheet_has_the_schedule_and_no_scores(app, client):
+    data = example("tournament-full")
+    _, view = start(app, {**data["game"], "rounds": data["game"]["rounds"][:5]})
+    html = client.get(f"/s/{view}/blank").get_data(as_text=True)
+    rows = re.findall(r'<tr class="rnd[^"]*">(.*?)</tr>', html, re.S)
+    assert len(rows) == 28
+    players = data["game"]["players"]
+    for i, line in enumerate(rows):
+        declarer = players[(2 + i // 7) % 4]  # Beth first, then to her left, 7 rounds each
+        values = [text(c) for c in cells(line)]
+        assert declarer in values[1]
+        assert values[2:] == [""] * 13
+    assert "Σ = 0" in text(html[html.index("<tfoot>"):])
+
+
+def test_a_blank_sheet_of_a_fixed_order_lists_the_contracts(app, client):
+    data = example("french-classic")
+    _, view = start(app, data["game"])
+    html = client.get(f"/s/{view}/blank").get_data(as_text=True)
+    rows = re.findall(r'<tr class="rnd[^"]*">(.*?)</tr>', html, re.S)
+    order = ["Tricks", "Hearts", "Queens", "Barbu", "Last two", "Salade", "Domino"]
+    assert [text(cells(r)[2]) for r in rows[:7]] == order
+
+
+def pdf_facts(data: bytes, tmp_path: Path) -> tuple[int, str, str]:
+    path = tmp_path / "sheet.pdf"
+    path.write_bytes(data)
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
+    pages = int(re.search(r"Pages:\s+(\d+)", info).group(1))
+    size = re.search(r"Page size:\s+(.*)", info).group(1)
+    body = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    return pages, size, body
+
+
+@pytest.mark.parametrize("name", ["tournament-full", "brader-32-card"])
+@pytest.mark.parametrize("paper, size", [("a4", "595.276 x 841.89"), ("letter", "612 x 792")])
+def test_the_pdf_download_is_one_page_with_the_expected_totals(app, client, tmp_path, name, paper, size):
+    data = example(name)
+    _, view = start(app, data["game"])
+    response = client.get(f"/s/{view}/sheet.pdf?paper={paper}")
+    assert response.status_code == 200
+    assert response.mimetype == "application/pdf"
+    assert response.headers["Content-Disposition"].startswith("attachment")
+    pages, page_size, body = pdf_facts(response.data, tmp_path)
+    assert pages == 1
+    assert page_size.startswith(size)
+    total = next(line for line in body.splitlines() if line.lstrip().startswith("Total"))
+    assert total.split()[-4:] == [points(v) for v in data["expected"]["standings"]["final"]]
+    assert "Download" not in body
+
+
+def test_the_blank_pdf_is_one_page(app, client, tmp_path):
+    _, view = start(app, example("brader-32-card")["game"])
+    response = client.get(f"/s/{view}/sheet.pdf?blank=1&paper=letter")
+    pages, _, body = pdf_facts(response.data, tmp_path)
+    assert pages == 1
+    assert "32" in body and "Anne" in body
+
+
+def test_every_builtin_presets_blank_sheet_renders(app, client):
+    for preset_id in BUILTIN:
+        _, view = start(app, {"players": ["A1", "B2", "C3", "D4"], "first_declarer": 0, "preset": preset_id})
+        assert client.get(f"/s/{view}/blank").status_code == 200, preset_id
