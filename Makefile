@@ -21,7 +21,7 @@ compile-translations: $(STAMP)
 
 # Extract every _() / _l() string and merge it into the catalogues (then translate the .po files).
 translations: $(STAMP)
-	$(BIN)/pybabel extract -F babel.cfg -k _l -k lazy_gettext -k N_ -o translations/messages.pot .
+	$(BIN)/pybabel extract -F babel.cfg -k _l -k lazy_gettext -k lazy_pgettext:1c,2 -k N_ -o translations/messages.pot .
 	$(BIN)/pybabel update -i translations/messages.pot -d translations
 
 # Debian packages: pango for the PDF score sheet (WeasyPrint) on every run; Chromium,

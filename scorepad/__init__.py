@@ -6,14 +6,14 @@ import os
 from pathlib import Path
 
 from flask import Flask, jsonify, render_template, request
-from flask_babel import get_locale, gettext
+from flask_babel import format_number, get_locale, gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from . import database, security
 from .config import Config
 from .extensions import babel, compress, csrf, db, migrate
-from .i18n import LANGUAGE_NAMES, select_locale
+from .i18n import LANGUAGE_NAMES, http_error_text, select_locale
 
 # templates/ and static/ live at the repository root, next to the package.
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,6 +75,10 @@ def create_app(config=None) -> Flask:
         if hasattr(cli, "register"):
             cli.register(app)
 
+    # Points and counts with the language's digit grouping (1,234 · 1.234 · 1 234); the
+    # templates write the sign themselves (a true minus, U+2212).
+    app.add_template_filter(format_number, "number")
+
     @app.context_processor
     def inject_locale():
         return {"current_locale": str(get_locale() or app.config["BABEL_DEFAULT_LOCALE"]),
@@ -90,6 +94,7 @@ def _register_error_handlers(app: Flask) -> None:
     def render_error(code: int, name: str, description: str):
         if request.path.startswith("/api/"):
             return jsonify(error=description, path=None), code
+        name, description = http_error_text(name, description)
         return render_template("errors.html", code=code, name=name, description=description), code
 
     @app.errorhandler(CSRFError)

@@ -125,6 +125,9 @@ class RoundForm(FlaskForm):
 
     contract = HiddenField()
     number = HiddenField()  # the round the phone was recording: a second phone's save of it is a 409
+    # The idempotency key of this save (offline.js makes one per round entered): a retry
+    # with the same key gets the round already stored, never a second one.
+    client_key = HiddenField()
     trump = RadioField(_l("Trump suit (optional)"), choices=[SelectChoice(s) for s in TRUMP_SUITS], validators=[Optional()])
     start_rank = RadioField(_l("Starting rank (optional)"), choices=[SelectChoice(r) for r in START_RANKS], validators=[Optional()])
     tricks = FieldList(StringField(filters=[_strip]), min_entries=SEATS, max_entries=SEATS)

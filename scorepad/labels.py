@@ -8,6 +8,8 @@ a person reads.
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
+from flask_babel import lazy_pgettext
+
 
 #: Full contract names (barbu-rules.md, "The contracts").
 CONTRACTS = {
@@ -22,26 +24,28 @@ CONTRACTS = {
     "salade": _l("Salade"),
 }
 
-#: Short contract names for the narrow first column of the score table.
+#: Short contract names for the narrow first column of the score table (a context of their
+#: own: French says Domino here, Domino (Réussite) in full).
 CONTRACTS_SHORT = {
-    "no-tricks": _l("Tricks"),
-    "no-queens": _l("Queens"),
-    "no-last-two": _l("Last two"),
-    "no-hearts": _l("Hearts"),
-    "no-king-of-hearts": _l("Barbu"),
-    "trumps": _l("Trumps"),
-    "domino": _l("Domino"),
-    "ravage-city": _l("Ravage"),
-    "salade": _l("Salade"),
+    "no-tricks": lazy_pgettext("short contract name", "Tricks"),
+    "no-queens": lazy_pgettext("short contract name", "Queens"),
+    "no-last-two": lazy_pgettext("short contract name", "Last two"),
+    "no-hearts": lazy_pgettext("short contract name", "Hearts"),
+    "no-king-of-hearts": lazy_pgettext("short contract name", "Barbu"),
+    "trumps": lazy_pgettext("short contract name", "Trumps"),
+    "domino": lazy_pgettext("short contract name", "Domino"),
+    "ravage-city": lazy_pgettext("short contract name", "Ravage"),
+    "salade": lazy_pgettext("short contract name", "Salade"),
 }
 
 SUIT_SYMBOLS = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
 
+#: Suit names (a context of their own: German Herz, where the outcome part is Herzen).
 SUITS = {
-    "spades": _l("Spades"),
-    "hearts": _l("Hearts"),
-    "diamonds": _l("Diamonds"),
-    "clubs": _l("Clubs"),
+    "spades": lazy_pgettext("suit", "Spades"),
+    "hearts": lazy_pgettext("suit", "Hearts"),
+    "diamonds": lazy_pgettext("suit", "Diamonds"),
+    "clubs": lazy_pgettext("suit", "Clubs"),
 }
 
 #: Rank names for screen readers and the round page; the chips show the short rank.
@@ -51,6 +55,15 @@ RANKS = {
     "Q": _l("Queen"),
     "K": _l("King"),
     "A": _l("Ace"),
+}
+
+#: The letter of a court card or the ace as players of the language write it (French V D R A,
+#: German B D K A, Dutch B V H A); the chips and the score table show it.
+RANK_LETTERS = {
+    "J": lazy_pgettext("rank letter", "J"),
+    "Q": lazy_pgettext("rank letter", "Q"),
+    "K": lazy_pgettext("rank letter", "K"),
+    "A": lazy_pgettext("rank letter", "A"),
 }
 
 ROLES = {
@@ -179,6 +192,12 @@ UNDOUBLED = {
     "play": _l("Played as usual"),
     "split": _l("Not played: each opponent takes a third of its points"),
 }
+
+
+def rank_letter(rank: str) -> str:
+    """A starting rank as the chips and tables write it: the number, or the letter of a
+    court card or the ace in the reader's language (``Q`` → German D, French D, Dutch V)."""
+    return RANK_LETTERS.get(rank, rank)
 
 
 def contract_name(contract_id: str) -> str:

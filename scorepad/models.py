@@ -76,6 +76,9 @@ class StoredRound(db.Model):
     start_rank: Mapped[str | None] = mapped_column(String(2))
     doubles: Mapped[list[list[int]]] = mapped_column(JSON, default=list)
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # The idempotency key the phone (or an API client) sent with the round: a retried save
+    # whose first answer was lost finds its round here instead of storing it twice.
+    client_key: Mapped[str | None] = mapped_column(String(64), unique=True, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     game: Mapped[StoredGame] = relationship(back_populates="rounds")
 

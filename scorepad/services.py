@@ -7,6 +7,7 @@ engine does). Every write is one transaction: a refused input stores nothing.
 from __future__ import annotations
 
 import hmac
+import re
 import secrets
 from typing import Any
 
@@ -17,6 +18,7 @@ from .extensions import db
 from .models import StoredGame, StoredPreset, StoredRound, utcnow
 from .scoring import BUILTIN, Game, Preset, ScoringError, parse_game, parse_preset, parse_round, preset_to_dict
 from .scoring.document import round_to_dict
+from .scoring.errors import N_
 from .scoring.game import declarer_of
 
 TOKEN_BYTES = 24  # 192 bits, URL-safe base64: 32 characters
@@ -26,10 +28,15 @@ MAX_ID = 2**31 - 1  # the largest INTEGER of PostgreSQL (SQLite's is larger)
 class Conflict(Exception):
     """The request cannot apply to the game as it is now (HTTP 409): the game is
     complete, the round number is not the next one, only the last round can be undone,
-    or another phone saved the same round first. ``message`` says which."""
+    or another phone saved the same round first. ``message`` says which (English, for the
+    API); ``template`` and ``params`` are the same before formatting, for translation
+    (marked ``N_`` like the engine's messages; see :func:`scorepad.i18n.engine_text`)."""
 
-    def __init__(self, message: str):
+    def __init__(self, template: str, **params: object):
+        message = template % params if params else template
         super().__init__(message)
+        self.template = template
+        self.params = params
         self.message = message
 
 
@@ -114,36 +121,75 @@ def _commit_round(stored: StoredGame) -> None:
         # Not reached while _lock_game serialises writers; the unique (game, number)
         # constraint stays as the last line of defence.
         db.session.rollback()
-        raise Conflict("another phone saved this round first; reload to see it") from None
+        raise Conflict(N_("another phone saved this round first; reload to see it")) from None
 
 
-def record_round(stored: StoredGame, round_doc: Any, number: int | None = None) -> tuple[StoredRound, Game]:
+#: An idempotency key: 8 to 64 URL-safe characters (a browser's ``crypto.randomUUID()`` fits).
+CLIENT_KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+def check_client_key(key: Any, path: str) -> str | None:
+    """An idempotency key as given (None for none or ``""``). Raises :class:`ScoringError`
+    at ``path`` for anything but 8 to 64 letters, digits, ``-`` or ``_``."""
+    if key is None or key == "":
+        return None
+    if not isinstance(key, str) or not CLIENT_KEY.fullmatch(key):
+        raise ScoringError(path, N_("the idempotency key must be 8 to 64 letters, digits, '-' or '_'"))
+    return key
+
+
+def round_with_key(stored: StoredGame, client_key: str | None) -> StoredRound | None:
+    """The round of ``stored`` saved with idempotency key ``client_key``, or None. Raises
+    :class:`Conflict` when the key belongs to a round of another game."""
+    if not client_key:
+        return None
+    row = db.session.scalar(select(StoredRound).where(StoredRound.client_key == client_key))
+    if row is not None and row.game_id != stored.id:
+        raise Conflict(N_("this idempotency key was already used for a round of another game"))
+    return row
+
+
+def record_round(stored: StoredGame, round_doc: Any, number: int | None = None,
+                 client_key: str | None = None) -> tuple[StoredRound, Game]:
     """Validate and store the next round of ``stored``.
 
     ``round_doc`` is a round object of game-format.md; ``number``, when given, must be
     the next round number. Without it the round is meant as the next one of the game as
     the caller loaded it: if another phone saved a round since, this one is refused rather
-    than stored as the round after. Raises :class:`ScoringError` (paths relative to the
-    round, e.g. ``outcome.tricks``) or :class:`Conflict` (game complete, wrong number,
-    lost race); nothing is stored then.
+    than stored as the round after. ``client_key`` (checked by :func:`check_client_key`)
+    is the idempotency key of this save: when a round of this game was already stored
+    with it (a retry whose first answer was lost), that round is returned unchanged and
+    nothing new is stored — whatever ``number`` and ``round_doc`` say. Raises
+    :class:`ScoringError` (paths relative to the round, e.g. ``outcome.tricks``) or
+    :class:`Conflict` (game complete, wrong number, lost race, a key of another game);
+    nothing is stored then.
     """
     if number is None:
         number = len(stored.rounds) + 1  # before the lock: the game as the caller saw it
     _lock_game(stored)
+    try:
+        # Under the lock: two retries of one save arriving together store it once.
+        earlier = round_with_key(stored, client_key)
+    except Conflict:
+        db.session.rollback()
+        raise
+    if earlier is not None:
+        db.session.rollback()  # nothing to write: release the lock
+        return earlier, stored.to_game()
     game = stored.to_game()
     count = len(game.rounds)
     try:
         if count >= game.preset.round_count:
-            raise Conflict(f"the game is complete: all {count} rounds are recorded")
+            raise Conflict(N_("the game is complete: all %(n)d rounds are recorded"), n=count)
         if number == count:
-            raise Conflict(f"another phone saved round {number} first; reload to see it")
+            raise Conflict(N_("another phone saved round %(n)d first; reload to see it"), n=number)
         if number != count + 1:
-            raise Conflict(f"the next round is number {count + 1}, not {number}")
+            raise Conflict(N_("the next round is number %(next)d, not %(n)d"), next=count + 1, n=number)
         rnd = parse_round(game.preset, game.players, game.first_declarer, game.rounds, round_doc, "")
     except (Conflict, ScoringError):
         db.session.rollback()  # end the transaction: release the lock
         raise
-    row = StoredRound(game=stored, number=count + 1)
+    row = StoredRound(game=stored, number=count + 1, client_key=client_key)
     row.assign(round_to_dict(rnd))
     db.session.add(row)
     _commit_round(stored)
@@ -172,7 +218,8 @@ def _replace_round(stored: StoredGame, number: int, round_doc: Any) -> tuple[Sto
     declarer = declarer_of(game.preset, game.first_declarer, index)
     for later in range(index + 1, len(game.rounds)):
         if declarer_of(game.preset, game.first_declarer, later) == declarer and game.rounds[later].contract == rnd.contract:
-            raise ScoringError("contract", f"{game.players[declarer]} declares {rnd.contract} in round {later + 1}")
+            raise ScoringError("contract", N_("%(name)s declares %(contract)s in round %(n)d"),
+                              name=game.players[declarer], contract=rnd.contract, n=later + 1)
     rounds = game.rounds[:index] + (rnd,) + game.rounds[index + 1:]
     doc = stored.document()
     doc["rounds"] = [round_to_dict(r) for r in rounds]
@@ -196,7 +243,8 @@ def undo_round(stored: StoredGame, number: int | None = None) -> None:
             if not 1 <= number <= last.number:
                 raise LookupError(number)
             if number != last.number:
-                raise Conflict(f"only the last round ({last.number}) can be deleted; edit round {number} instead")
+                raise Conflict(N_("only the last round (%(last)d) can be deleted; edit round %(n)d instead"),
+                               last=last.number, n=number)
     except (LookupError, Conflict):
         db.session.rollback()  # end the transaction: release the lock
         raise
@@ -236,10 +284,10 @@ def check_notes(notes: Any, path: str) -> str:
     if notes is None:
         return ""
     if not isinstance(notes, str):
-        raise ScoringError(path, "the notes must be text")
+        raise ScoringError(path, N_("the notes must be text"))
     notes = notes.strip()
     if len(notes) > MAX_NOTES:
-        raise ScoringError(path, f"the notes are longer than {MAX_NOTES} characters")
+        raise ScoringError(path, N_("the notes are longer than %(n)d characters"), n=MAX_NOTES)
     return notes
 
 
@@ -247,7 +295,7 @@ def validate_preset(obj: Any, public_id: str, path: str) -> Preset:
     """``obj`` validated as a preset object whose id is ``public_id`` (a saved preset's id
     is always the one the scorepad gave it, whatever an imported object said)."""
     if not isinstance(obj, dict):
-        raise ScoringError(path, "a preset must be an object")
+        raise ScoringError(path, N_("a preset must be an object"))
     return parse_preset({**obj, "id": public_id}, path)
 
 

@@ -272,7 +272,7 @@ def test_import_makes_a_new_preset_of_this_device(app, client):
     ("{not json", "This is not valid JSON (line 1, column 2"),
     ("", "Paste a preset"),
     (json.dumps({"name": "x", "contracts": [{"id": "no-tricks", "per_trick": -2}, {"id": "no-tricks", "per_trick": -2}]}),
-     "preset.contracts[1].id: no-tricks is listed twice"),
+     "preset.contracts[1].id: No Tricks is listed twice"),
     (json.dumps({"name": "x", "contracts": [{"id": "domino", "places": [45, 20, 5]}]}),
      "preset.contracts[0].places: domino needs the points of all four places"),
 ])

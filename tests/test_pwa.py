@@ -59,3 +59,21 @@ def test_unversioned_static_files_are_not_cached_for_a_year(client):
 def test_offline_page_and_favicon(client):
     assert b"No connection" in client.get("/offline").data
     assert client.get("/favicon.ico").mimetype == "image/png"
+
+
+def test_static_files_go_out_minified_and_compressed(client):
+    import brotli
+
+    page = client.get("/").data.decode()
+    js = re.search(r'src="(/static/js/app\.js\?v=\w+)"', page).group(1)
+    response = client.get(js, headers={"Accept-Encoding": "gzip, br"})
+    assert response.status_code == 200
+    assert response.headers["Content-Encoding"] == "br"
+    assert "Accept-Encoding" in response.headers["Vary"]
+    assert "Accept-Ranges" not in response.headers
+    source = open(client.application.static_folder + "/js/app.js", "rb").read()
+    sent = brotli.decompress(response.data)
+    assert len(sent) < len(source) and b"// " not in sent  # comments gone
+    assert b"htmx:load" in sent
+    plain = client.get(js, headers={"Accept-Encoding": "identity"})
+    assert "Content-Encoding" not in plain.headers and plain.data == sent

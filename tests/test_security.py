@@ -160,7 +160,14 @@ def test_redaction_takes_tokens_out_of_request_lines():
     assert security.redact('"GET /static/vendor/htmx-2.0.11.min.js HTTP/1.1"') == '"GET /static/vendor/htmx-2.0.11.min.js HTTP/1.1"'
 
 
-def test_werkzeug_request_log_never_shows_the_token(app, caplog):
+@pytest.fixture
+def loggers_on(monkeypatch):
+    """Alembic's logging config (an earlier migration test) disables existing loggers."""
+    for name in ("werkzeug", "scorepad"):
+        monkeypatch.setattr(logging.getLogger(name), "disabled", False)
+
+
+def test_werkzeug_request_log_never_shows_the_token(app, caplog, loggers_on):
     """What `flask run` prints for each request goes through the redacting filter."""
     token = services.new_token()
 
@@ -177,7 +184,7 @@ def test_werkzeug_request_log_never_shows_the_token(app, caplog):
     assert caplog.records and f"/g/{token}" not in caplog.text and "/g/…" in caplog.text
 
 
-def test_app_error_log_never_shows_the_token(app, caplog):
+def test_app_error_log_never_shows_the_token(app, caplog, loggers_on):
     token = services.new_token()
     app.logger.error("Exception on /g/%s/rounds [POST]", token)
     assert token not in caplog.text and "/g/…/rounds" in caplog.text
@@ -272,3 +279,21 @@ def test_the_stored_address_is_a_keyed_hash_not_the_address(client, app):
         stored = db.session.get(StoredGame, 1)
         assert stored.creator_address and "127.0.0.1" not in stored.creator_address
         assert re.fullmatch(r"[0-9a-f]{32}", stored.creator_address)
+
+
+def test_gunicorn_access_log_never_shows_the_token(app, tmp_path):
+    """With gunicorn's access log turned on, the scorer's URL (and a Referer carrying it)
+    is logged without the token."""
+    from .conftest import database_uri
+    from .gunicorn_server import gunicorn, request
+
+    client = app.test_client()
+    _, edit, view = start(client, rounds=1)
+    access = tmp_path / "access.log"
+    with gunicorn(database_uri(tmp_path), workers=1, args=("--access-logfile", str(access))) as server:
+        assert request(server, "GET", f"/g/{edit}")[0] == 200
+        assert request(server, "GET", "/static/css/app.css", headers={"Referer": f"{server.base}/g/{edit}"})[0] == 200
+        assert request(server, "GET", f"/b/{view}/live")[0] == 200
+    log = access.read_text()
+    assert "GET /g/… HTTP/1.1" in log and "GET /b/…/live" in log
+    assert edit not in log and view not in log

@@ -117,7 +117,7 @@ def test_the_header_names_the_preset_its_values_players_place_and_date(app, clie
     html = client.get(f"/s/{view}?place=Caf%C3%A9+Anatole&date=2026-03-05").get_data(as_text=True)
     head = text(html[html.index('<header class="sheet-head">'):html.index("</header>", html.index('<header class="sheet-head">'))])
     assert "Thursday, table 2" in head
-    assert "Date: 2026-03-05" in head and "Place: Café Anatole" in head
+    assert "Date: March 5, 2026" in head and "Place: Café Anatole" in head  # the language's long date
     assert "Tournament Barbu" in head
     assert "No Hearts −2 per heart, ♥A −6" in head and "Domino +45 / +20 / +5 / −5" in head
     assert "A Élodie" in head and "D Marc" in head

@@ -93,14 +93,27 @@ def game(game_id: int):
 
 @bp.post("/games/<int:game_id>/rounds")
 def record_round(game_id: int):
-    """Record the next round → 201 with the stored round and its result."""
+    """Record the next round → 201 with the stored round and its result. With an
+    ``Idempotency-Key`` header, a repeat of a save that was stored (its answer lost) gets
+    200 with that round (header ``Idempotent-Replayed: true``) instead of a second round."""
     stored = authorized(game_id, write=True)
+    try:
+        client_key = services.check_client_key(request.headers.get("Idempotency-Key"), "Idempotency-Key")
+        earlier = services.round_with_key(stored, client_key)
+    except ScoringError as exc:
+        return error(422, exc.message, exc.path)
+    except services.Conflict as exc:
+        return error(409, exc.message)
+    if earlier is not None:
+        response = jsonify(round_export(stored, earlier.number))
+        response.headers["Idempotent-Replayed"] = "true"
+        return response
     doc = body()
     number = doc.pop("number", None) if isinstance(doc, dict) else None
     if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
         return error(422, "the round number must be a whole number", "number")
     try:
-        row, _ = services.record_round(stored, doc, number)
+        row, _ = services.record_round(stored, doc, number, client_key)
     except ScoringError as exc:
         return error(422, exc.message, exc.path)
     except services.Conflict as exc:

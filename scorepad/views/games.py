@@ -12,7 +12,7 @@ from flask_babel import gettext as _
 
 from .. import htmx, labels, security, services
 from ..forms import ButtonForm, ImportGameForm, NewGameForm, RoundForm
-from ..i18n import engine_text
+from ..i18n import engine_text, error_text
 from ..models import StoredGame
 from ..scoring import Game, ScoringError, score
 from ..scoring.contracts import OUTCOME_FIELDS, SEATS
@@ -207,11 +207,11 @@ def import_game():
         try:
             document = form.game_json()
             stored, game = services.create_game(document, **security.creator())
+        except ScoringError as exc:  # before ValueError, which it is a kind of
+            where = exc.path or _("the file")
+            form.file.errors = [_("%(path)s: %(message)s", path=where, message=error_text(exc))]
         except ValueError as exc:
             form.file.errors = [exc.args[0]]
-        except ScoringError as exc:
-            where = exc.path or _("the file")
-            form.file.errors = [_("%(path)s: %(message)s", path=where, message=exc.message)]
         else:
             remember(stored)
             flash(_("Imported: %(n)d of %(total)d rounds. This game has its own new links.",
@@ -232,7 +232,7 @@ def new():
         try:
             stored, game = services.create_game(document, **security.creator())
         except ScoringError as exc:
-            form.add_engine_error(exc.path, exc.message)
+            form.add_engine_error(exc.path, error_text(exc))
         else:
             remember(stored)
             if form.drawn:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from flask import Blueprint, abort, current_app, redirect, request, session, url_for
+from flask_babel import gettext
 
 from ..i18n import SESSION_KEY
 
@@ -25,7 +26,7 @@ def choose():
     """Serve this device in the chosen language from now on, and go back to the page."""
     lang = request.form.get("lang", "")
     if lang not in current_app.config["LANGUAGES"]:
-        abort(422, description=f"lang: unknown language {lang!r}")
+        abort(422, description=gettext("Unknown language “%(lang)s”: choose one of the buttons.", lang=lang[:20]))
     session[SESSION_KEY] = lang
     session.permanent = True
     return redirect(safe_next(request.form.get("next")), code=303)

@@ -20,6 +20,7 @@ from jinja2_fragments.flask import render_block
 
 from .. import htmx, labels, services
 from ..forms import ButtonForm, ImportPresetForm, PresetForm
+from ..i18n import error_text
 from ..models import StoredPreset
 from ..scoring import BUILTIN, Preset, ScoringError, preset_to_dict
 from ..scoring.contracts import VALUE_FIELDS, parse_contract
@@ -129,7 +130,7 @@ def handle_editor(stored: StoredPreset | None) -> Response:
             services.update_preset(stored, obj, form.notes.data)
             flash(_("Saved “%(name)s”. Games already started keep the settings they began with.", name=stored.name))
     except ScoringError as exc:
-        form.add_engine_error(exc.path, exc.message)
+        form.add_engine_error(exc.path, error_text(exc))
         return render_editor(form, stored, 422)
     return redirect(url_for("presets.show", preset_id=stored.public_id), 303)
 
@@ -224,7 +225,7 @@ def import_():
             stored = services.create_preset(obj, "", this_device(create=True), path="preset")
         except ValueError as exc:
             if isinstance(exc, ScoringError):
-                form.text.errors = [f"{exc.path}: {exc.message}" if exc.path != "preset" else exc.message]
+                form.text.errors = [f"{exc.path}: {error_text(exc)}" if exc.path != "preset" else error_text(exc)]
             else:
                 field, message = exc.args
                 getattr(form, field).errors = [message]

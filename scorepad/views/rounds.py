@@ -13,7 +13,7 @@ from flask import Blueprint, abort, make_response, redirect, render_template, re
 from flask_babel import gettext as _
 
 from .. import htmx, labels, services
-from ..i18n import error_text
+from ..i18n import engine_text, error_text
 from ..forms import RoundForm, UndoForm
 from ..models import StoredGame
 from ..scoring import Game, ScoringError, parse_round, score
@@ -59,15 +59,25 @@ def create(token: str):
     form = RoundForm()
     contract = form.contract.data
     if form.validate_on_submit():
+        try:
+            # A retry of a save that did arrive (its answer was lost): the stored round, as a success.
+            client_key = services.check_client_key(form.client_key.data, "client_key")
+            if services.round_with_key(stored, client_key) is not None:
+                return after_change(stored, token)
+        except ScoringError as exc:
+            form.add_engine_error(exc.path, error_text(exc))
+            client_key = None
+        except services.Conflict as exc:
+            return game_page(stored, token, 409, message=engine_text(exc.template, **exc.params))
         document = form.round_document(game.preset, game.players)
-        if document is not None:
+        if document is not None and not form.has_errors:
             number = int(form.number.data) if (form.number.data or "").isdigit() else None
             try:
-                services.record_round(stored, document, number)
+                services.record_round(stored, document, number, client_key)
             except ScoringError as exc:
-                form.add_engine_error(exc.path, exc.message)
+                form.add_engine_error(exc.path, error_text(exc))
             except services.Conflict as exc:
-                return game_page(stored, token, 409, message=exc.message)
+                return game_page(stored, token, 409, message=engine_text(exc.template, **exc.params))
             else:
                 return after_change(stored, token)
     upcoming = score(game).standings.next
@@ -97,7 +107,7 @@ def undo(token: str):
     except LookupError:
         return game_page(stored, token, 409, message=_("There is no round to undo."))
     except services.Conflict as exc:
-        return game_page(stored, token, 409, message=exc.message)
+        return game_page(stored, token, 409, message=engine_text(exc.template, **exc.params))
     return after_change(stored, token)
 
 
@@ -240,7 +250,7 @@ def edit(token: str, number: int):
                 try:
                     services.replace_round(stored, number, document)
                 except ScoringError as exc:
-                    form.add_engine_error(exc.path, exc.message)
+                    form.add_engine_error(exc.path, error_text(exc))
                 except LookupError:
                     abort(404)
                 else:

@@ -23,7 +23,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, send_file, url_for
+from flask_babel import format_number
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from .. import labels, services
 from ..models import StoredGame
@@ -158,8 +160,9 @@ def sheet_rows(game: Game | None, preset: Preset, first_declarer: int) -> list[S
 # -- what the header says ------------------------------------------------------------------
 
 def signed(value: int) -> str:
-    """Points with a true minus sign (U+2212) and a plus for positives: −6, +45, 0."""
-    return f"−{-value}" if value < 0 else (f"+{value}" if value > 0 else "0")
+    """Points with a true minus sign (U+2212), a plus for positives and the language's digit
+    grouping: −6, +45, 0, +1,000 (German +1.000)."""
+    return f"−{format_number(-value)}" if value < 0 else (f"+{format_number(value)}" if value > 0 else "0")
 
 
 def contract_values(preset: Preset) -> list[tuple[str, str]]:
@@ -212,10 +215,12 @@ def rule_notes(preset: Preset) -> list[str]:
         if d.auto_redouble:
             notes.append(_("The declarer redoubles everyone who doubled, without a word."))
         if d.quota_penalty:
-            notes.append(_("Quota: %(q)d doubles on each declarer; %(pen)d points off for each one owed.",
-                           q=d.quota, pen=d.quota_penalty))
+            notes.append(ngettext("Quota: %(num)d double on each declarer; %(pen)d points off for each one owed.",
+                                  "Quota: %(num)d doubles on each declarer; %(pen)d points off for each one owed.",
+                                  d.quota, pen=d.quota_penalty))
         else:
-            notes.append(_("Quota: %(q)d doubles on each declarer (not penalised).", q=d.quota))
+            notes.append(ngettext("Quota: %(num)d double on each declarer (not penalised).",
+                                  "Quota: %(num)d doubles on each declarer (not penalised).", d.quota))
     if preset.undoubled_negative == "split":
         notes.append(str(labels.UNDOUBLED["split"]))
     return notes
@@ -343,7 +348,9 @@ def download_name(stored: StoredGame, suffix: str, blank: bool = False) -> str:
     """A file name for a download: the title (or the players) and the date."""
     name = stored.title or " ".join(stored.players)
     when = stored.created_at.date().isoformat()
-    return f"{_('blank sheet') if blank else name} {when}.{suffix}".replace("/", "-")
+    if blank:
+        name = _("blank sheet")  # outside the f-string, where pybabel finds it
+    return f"{name} {when}.{suffix}".replace("/", "-")
 
 
 @bp.get("/<token>/sheet.pdf")

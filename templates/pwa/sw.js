@@ -36,13 +36,28 @@ async function cacheFirst(request) {
   return response;
 }
 
+// Offline, a page not stored itself falls back to the game page it belongs to: e.g. the
+// address of a round form (/g/<token>/rounds/new?contract=…, pushed by htmx) opens the
+// stored game page, which shows the rounds waiting to send (offline.js).
+function fallbacks(request) {
+  const url = new URL(request.url);
+  const game = url.pathname.match(/^\/g\/[^/]+/);
+  return [url.origin + url.pathname, game ? url.origin + game[0] : null, OFFLINE_URL].filter(Boolean);
+}
+
 async function networkFirst(request) {
   try {
     const response = await fetch(request);
     if (response.ok) (await caches.open(PAGE_CACHE)).put(request, response.clone());
     return response;
   } catch (error) {
-    return (await caches.match(request)) || (await caches.match(OFFLINE_URL));
+    const cached = await caches.match(request);
+    if (cached) return cached;
+    for (const url of fallbacks(request)) {
+      const stored = await caches.match(url);
+      if (stored) return stored;
+    }
+    return Response.error();
   }
 }
 

@@ -1,0 +1,187 @@
+"""No round lost (issue 6), in Chromium on a phone: a round saved with the network cut waits
+on the phone and arrives exactly once; a save whose answer was lost is not stored twice; a
+reload mid-entry keeps the entry; a round the game moved past is shown, not dropped."""
+
+from playwright.sync_api import Page, expect
+from sqlalchemy import select
+
+from scorepad import services
+from scorepad.extensions import db
+from scorepad.models import StoredRound
+
+PLAYERS = ["Anne", "Béatrice", "Cath", "Diana"]
+
+
+def start(app, live_server, page: Page) -> tuple[int, str]:
+    """A new Tournament Barbu game (Anne declares the first run), its page open."""
+    doc = {"players": PLAYERS, "first_declarer": 0, "preset": "tournament", "rounds": []}
+    with app.app_context():
+        stored, _ = services.create_game(doc)
+        game_id, token = stored.id, stored.edit_token
+    page.goto(f"{live_server}/g/{token}")
+    return game_id, token
+
+
+def enter_no_last_two(page: Page):
+    """Anne's No last two: Béatrice took the penultimate trick, Cath the last; no doubles."""
+    page.locator("a[data-contract='no-last-two']").tap()
+    form = page.locator("form.round-form")
+    expect(form.locator("input[name='contract']")).to_have_value("no-last-two")
+    form.locator("input[name='penultimate'][value='1']").tap()
+    form.locator("input[name='last'][value='2']").tap()
+    expect(form.locator("#preview")).to_contain_text("Round total")
+    return form
+
+
+def rounds_of(app, game_id: int) -> list[dict]:
+    """What the server stored: each round's number, contract, outcome and doubles."""
+    with app.app_context():
+        rows = db.session.scalars(select(StoredRound).where(StoredRound.game_id == game_id).order_by(StoredRound.number))
+        return [{"number": r.number, "contract": r.contract, "outcome": r.outcome, "doubles": r.doubles} for r in rows]
+
+
+ENTERED = {"contract": "no-last-two", "outcome": {"penultimate": 1, "last": 2}, "doubles": []}
+
+
+def test_a_round_saved_offline_waits_and_arrives_once(app, live_server, phone, screenshot_dir):
+    page = phone
+    game_id, _ = start(app, live_server, page)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()  # under the service worker now: the game page is stored for offline use
+    form = enter_no_last_two(page)
+    page.context.set_offline(True)
+    form.get_by_role("button", name="Save round 1").tap()
+
+    outbox = page.locator("#outbox")
+    expect(outbox.locator(".outbox-state")).to_have_text("Waiting to send")
+    # Still there after the page is reloaded without a connection (the service worker's copy).
+    page.reload()
+    expect(page.locator("h1")).to_contain_text("Anne")
+    expect(outbox).to_be_visible()
+    expect(outbox.locator(".outbox-item")).to_have_count(1)
+    expect(outbox.locator(".outbox-state")).to_have_text("Waiting to send")
+    expect(outbox).to_contain_text("Round 1: Anne declares No Last Two")
+    # The form is put away, so round 1 cannot be entered (and sent) twice.
+    expect(page.locator("#round_form .outbox-blocked")).to_be_visible()
+    expect(form).to_be_hidden()
+    page.screenshot(path=str(screenshot_dir / "offline-waiting-390.png"), full_page=True)
+    assert rounds_of(app, game_id) == []
+
+    # Back online: sent by itself, once.
+    page.context.set_offline(False)
+    expect(page.locator("#current-title")).to_have_text("Round 2 of 28")
+    expect(outbox.locator(".outbox-item")).to_have_count(0)
+    expect(outbox.locator(".outbox-status")).to_have_text("Round 1 sent.")
+    page.screenshot(path=str(screenshot_dir / "offline-sent-390.png"), full_page=True)
+    page.wait_for_timeout(1500)  # a stray second send would land by now
+    assert rounds_of(app, game_id) == [{"number": 1, **ENTERED}]
+    assert page.evaluate("localStorage.getItem('scorepad:outbox')") is None
+
+
+def test_a_save_whose_answer_was_lost_is_not_stored_twice(app, live_server, phone):
+    page = phone
+    game_id, token = start(app, live_server, page)
+    form = enter_no_last_two(page)
+    posts = []
+    page.on("request", lambda r: posts.append(r.post_data) if r.method == "POST" and r.url.endswith("/rounds") else None)
+
+    def lose_the_answer(route):
+        route.fetch()  # the server stores the round...
+        route.abort()  # ...but the phone never hears back
+
+    page.route(f"{live_server}/g/{token}/rounds", lose_the_answer, times=1)
+    form.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator("#current-title")).to_have_text("Round 2 of 28")
+    expect(page.locator("#outbox .outbox-item")).to_have_count(0)
+    assert len(posts) == 2  # the save and its retry
+    key = [p for p in posts[0].split("&") if p.startswith("client_key=")]
+    assert key and key[0] in posts[1].split("&") and len(key[0]) > len("client_key=") + 8
+    assert rounds_of(app, game_id) == [{"number": 1, **ENTERED}]
+    expect(page.locator("#round-1")).to_be_visible()
+    expect(page.locator("#round-2")).to_have_count(0)
+
+
+def test_a_reload_mid_entry_keeps_the_entry(app, live_server, phone):
+    page = phone
+    game_id, token = start(app, live_server, page)
+    form = enter_no_last_two(page)
+    key = form.locator("input[name='client_key']").input_value()
+    page.reload()
+    form = page.locator("form.round-form")
+    expect(form.locator("input[name='penultimate'][value='1']")).to_be_checked()
+    expect(form.locator("input[name='last'][value='2']")).to_be_checked()
+    assert form.locator("input[name='client_key']").input_value() == key
+    expect(form.locator("#preview")).to_contain_text("Round total")
+
+    # The browser closed: the game's address opens on the contract step, which leads back.
+    page.goto(f"{live_server}/g/{token}")
+    resume = page.locator("#round_form .draft-resume")
+    expect(resume).to_contain_text("No Last Two")
+    resume.get_by_role("link", name="Continue").tap()
+    form = page.locator("form.round-form")
+    expect(form.locator("input[name='last'][value='2']")).to_be_checked()
+    form.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator("#current-title")).to_have_text("Round 2 of 28")
+    assert rounds_of(app, game_id) == [{"number": 1, **ENTERED}]
+    # Saved: the draft is gone, round 2's contract step offers nothing to resume.
+    expect(page.locator(".draft-resume")).to_have_count(0)
+    assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('scorepad:draft:'))") == []
+
+
+def another_phone_saves_round_1(app, game_id: int) -> None:
+    """Round 1 saved meanwhile by another phone: Anne's No queens, one queen each."""
+    with app.app_context():
+        stored = db.session.get(services.StoredGame, game_id)
+        services.record_round(stored, {"contract": "no-queens", "doubles": [], "outcome": {"queens": [1, 1, 1, 1]}}, 1)
+
+
+def wait_offline_then_conflict(app, live_server, page: Page) -> int:
+    game_id, _ = start(app, live_server, page)
+    form = enter_no_last_two(page)
+    page.context.set_offline(True)
+    form.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator("#outbox .outbox-state")).to_have_text("Waiting to send")
+    another_phone_saves_round_1(app, game_id)
+    page.context.set_offline(False)
+    expect(page.locator("#outbox .outbox-state")).to_have_text("Not saved: the game changed meanwhile")
+    return game_id
+
+
+def test_a_waiting_round_the_game_moved_past_is_shown_and_saved_as_the_next(app, live_server, phone, screenshot_dir):
+    page = phone
+    game_id = wait_offline_then_conflict(app, live_server, page)
+    item = page.locator("#outbox .outbox-item")
+    expect(item.locator(".outbox-message")).to_contain_text("another phone saved round 1 first")
+    # What the scorer entered and what the server has now, side by side.
+    expect(item.locator(".outbox-compare")).to_contain_text("You entered")
+    expect(item.locator(".outbox-compare")).to_contain_text("Now on the server")
+    expect(item.locator(".outbox-compare dd").nth(1)).to_contain_text("Anne")
+    expect(page.locator("#round-1")).to_be_visible()  # the page shows the game as it is now
+    page.screenshot(path=str(screenshot_dir / "offline-conflict-390.png"), full_page=True)
+    page.set_viewport_size({"width": 320, "height": 700})
+    page.locator("#outbox").screenshot(path=str(screenshot_dir / "offline-conflict-320.png"))
+    page.emulate_media(color_scheme="dark")
+    page.locator("#outbox").screenshot(path=str(screenshot_dir / "offline-conflict-dark-320.png"))
+    page.emulate_media(color_scheme="light")
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert rounds_of(app, game_id)[0]["contract"] == "no-queens"
+
+    item.get_by_role("button", name="Save it as round 2").tap()
+    expect(page.locator("#current-title")).to_have_text("Round 3 of 28")
+    expect(page.locator("#outbox .outbox-item")).to_have_count(0)
+    assert rounds_of(app, game_id) == [
+        {"number": 1, "contract": "no-queens", "outcome": {"queens": [1, 1, 1, 1]}, "doubles": []},
+        {"number": 2, **ENTERED},
+    ]
+
+
+def test_a_waiting_round_can_be_discarded(app, live_server, phone):
+    page = phone
+    game_id = wait_offline_then_conflict(app, live_server, page)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#outbox").get_by_role("button", name="Discard").tap()
+    expect(page.locator("#outbox")).to_be_hidden()
+    expect(page.locator("#current-title")).to_have_text("Round 2 of 28")
+    expect(page.locator("a[data-contract='no-last-two']")).to_be_visible()  # round 2 can be entered
+    assert [r["contract"] for r in rounds_of(app, game_id)] == ["no-queens"]
+    assert page.evaluate("localStorage.getItem('scorepad:outbox')") is None
