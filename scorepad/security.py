@@ -152,11 +152,26 @@ def _limit_game_starts():
     return response
 
 
+DOCUMENT_ONLY_HEADERS = ("Content-Security-Policy", "X-Frame-Options", "Referrer-Policy", "Permissions-Policy")
+
+
+def _static_without_document_headers(response):
+    """A static CSS, JS or PNG file needs ``nosniff`` but none of the headers that govern a
+    document (policy, framing, referrer): leaving them out saves ~300 bytes a file."""
+    if request.endpoint == "static":
+        for header in DOCUMENT_ONLY_HEADERS:
+            response.headers.pop(header, None)
+    return response
+
+
 def init_app(app: Flask) -> None:
     """Install headers, cookie settings, proxy handling, log redaction and limits on ``app``."""
     proxies = app.config.get("TRUSTED_PROXIES", 0)
     if proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies)
+    # Registered before Talisman's, so it runs after it (Flask runs after_request handlers in
+    # reverse): static files are not documents, so the document-only headers are dropped.
+    app.after_request(_static_without_document_headers)
     Talisman(
         app,
         force_https=app.config.get("FORCE_HTTPS", False),

@@ -297,3 +297,12 @@ def test_gunicorn_access_log_never_shows_the_token(app, tmp_path):
     log = access.read_text()
     assert "GET /g/… HTTP/1.1" in log and "GET /b/…/live" in log
     assert edit not in log and view not in log
+
+
+def test_static_files_keep_nosniff_but_not_the_document_headers(client):
+    page = client.get("/")
+    assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
+    static = client.get("/static/js/app.js")
+    assert static.headers["X-Content-Type-Options"] == "nosniff"
+    for header in ("Content-Security-Policy", "X-Frame-Options", "Referrer-Policy", "Permissions-Policy"):
+        assert header not in static.headers
