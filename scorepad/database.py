@@ -4,6 +4,12 @@ SQLite: write-ahead logging, so readers never wait for a writer and a writer nev
 for readers; a busy timeout, so a second writer waits for the first instead of failing
 with "database is locked"; foreign keys enforced like on PostgreSQL. PostgreSQL needs
 nothing here: row locks (see ``services._lock_game``) serialise writers of one game.
+
+SQLite's ``synchronous = NORMAL``: in WAL mode a commit then writes the log without waiting for the
+disk (fsync happens at checkpoints). The database stays consistent, and a committed round
+survives the server process being killed; only a power cut or a crash of the machine itself
+may lose the last commits. Waiting for the disk on every save cost up to 14-27 ms a commit
+on this machine under load (p99), which alone broke the club-night target (save p99 ≤ 50 ms).
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA journal_mode = WAL")  # persistent: stored in the database file
+    cursor.execute("PRAGMA synchronous = NORMAL")  # per connection: see the module's docstring
     cursor.execute("PRAGMA foreign_keys = ON")
     cursor.close()
 

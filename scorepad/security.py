@@ -158,10 +158,33 @@ DOCUMENT_ONLY_HEADERS = ("Content-Security-Policy", "X-Frame-Options", "Referrer
 def _static_without_document_headers(response):
     """A static CSS, JS or PNG file needs ``nosniff`` but none of the headers that govern a
     document (policy, framing, referrer): leaving them out saves ~300 bytes a file."""
-    if request.endpoint == "static":
+    if request.endpoint in ("static", "pwa.bundle"):  # pwa.bundle: several static files as one
         for header in DOCUMENT_ONLY_HEADERS:
             response.headers.pop(header, None)
     return response
+
+
+def _refuse_nul_characters():
+    """No field may hold a NUL character (U+0000): PostgreSQL text cannot store one, and no
+    name, title, token or id needs it. Refused before any view runs, so a request carrying
+    one never reaches the database: 404 in a URL path, 422 in a query, form or JSON body."""
+    if "\x00" in request.path:
+        return render_or_json(404, _("Not Found"), _("There is no such page."))
+    body = request.get_data(cache=True) if request.content_length else b""
+    if (any("\x00" in value for value in request.args.values())
+            or any("\x00" in value for value in request.form.values())
+            or b"\x00" in body or b"\\u0000" in body.lower()):
+        return render_or_json(422, _("Invalid input"), _("No field may contain a NUL character (U+0000)."))
+    return None
+
+
+def render_or_json(code: int, name: str, description: str):
+    """An error answer: JSON ``{"error", "path"}`` under /api/, the error page elsewhere."""
+    if request.path.startswith("/api/"):
+        response = jsonify(error=description, path="")
+    else:
+        response = render_template("errors.html", code=code, name=name, description=description)
+    return response, code
 
 
 def init_app(app: Flask) -> None:
@@ -183,6 +206,7 @@ def init_app(app: Flask) -> None:
         session_cookie_samesite=app.config.get("SESSION_COOKIE_SAMESITE", "Lax"),
     )
     app.session_interface = SessionInterface()
+    app.before_request(_refuse_nul_characters)
     app.before_request(_limit_game_starts)
     redactor = RedactTokens()
     for logger in (app.logger, *map(logging.getLogger, LOGGERS)):

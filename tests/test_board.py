@@ -197,12 +197,16 @@ def test_the_share_page_shows_the_board_link_and_never_the_edit_token_in_it(app,
     assert client.get(f"/b/share/{view}").status_code == 303
 
 
-def test_the_scorers_share_section_points_at_the_board(app, client):
+def test_the_scorers_page_links_the_share_page_the_board_and_the_sheet(app, client):
     _, edit, view = start(app)
     html = client.get(f"/g/{edit}").get_data(as_text=True)
-    share = html[html.index('class="share card"'):]
-    assert f'href="http://localhost/b/{view}"' in share
-    assert f"/g/{view}" not in share
+    share = html[html.index('class="actions share-links'):]
+    share = share[:share.index("</p>")]
+    assert f'href="/b/share/{edit}"' in share
+    assert f'href="/b/{view}"' in share
+    assert f'href="/s/{view}"' in share
+    # The QR code and the copy button are on the share page: the game page loads neither.
+    assert "qr.svg" not in html and "board.js" not in html and "board.css" not in html
 
 
 # -- the view token never writes --------------------------------------------------------

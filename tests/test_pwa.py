@@ -1,6 +1,10 @@
 """The progressive web app: manifest, service worker, offline page, versioned static files."""
 
+import json
 import re
+from pathlib import Path
+
+EXAMPLE = json.loads((Path(__file__).parent / "data" / "examples" / "tournament-full.json").read_text())
 
 
 def test_manifest_describes_an_installable_standalone_app(client):
@@ -77,3 +81,61 @@ def test_static_files_go_out_minified_and_compressed(client):
     assert b"htmx:load" in sent
     plain = client.get(js, headers={"Accept-Encoding": "identity"})
     assert "Content-Encoding" not in plain.headers and plain.data == sent
+
+
+def test_the_game_page_loads_its_css_and_js_as_one_file_each(app, client):
+    import brotli
+    from scorepad import services
+
+    with app.app_context():
+        stored, _ = services.create_game({**EXAMPLE["game"], "rounds": []})
+        edit = stored.edit_token
+    page = client.get(f"/g/{edit}").data.decode()
+    css = re.search(r'<link rel="stylesheet" href="(/static/pack/game\.css\?v=\w+)">', page).group(1)
+    js = re.search(r'<script src="(/static/pack/game\.js\?v=\w+)" data-sw="/sw.js"', page).group(1)
+    assert "/static/css/" not in page and "/static/js/" not in page and "/static/vendor/" not in page
+    sent = {}
+    for url in (css, js):
+        response = client.get(url, headers={"Accept-Encoding": "gzip, br"})
+        assert response.status_code == 200
+        assert response.headers["Content-Encoding"] == "br"
+        assert response.cache_control.max_age == 31536000 and response.cache_control.immutable
+        assert "Content-Security-Policy" not in response.headers  # a file, not a document
+        sent[url] = brotli.decompress(response.data)
+        assert b"\n// " not in sent[url] and b"\n/* " not in sent[url]  # minified: comments gone
+    # The files in the order the page used to load them: htmx (unchanged), app.js, pwa.js,
+    # offline.js, entry.js; app.css first, then entry.css and offline.css.
+    htmx = open(app.static_folder + "/vendor/htmx-2.0.11.min.js", "rb").read().strip()
+    assert sent[js].startswith(htmx)
+    marks = [sent[js].index(m, len(htmx)) for m in
+             (b'addEventListener("htmx:load"', b"serviceWorker.register", b"outbox", b'classList.add("js")')]
+    assert marks == sorted(marks)
+    assert sent[css].index(b".site-header") < sent[css].index(b".last-round") < sent[css].index(b".outbox")
+    assert client.get("/static/pack/nothing.js").status_code == 404
+    # The service worker stores what the page loads.
+    sw = client.get("/sw.js").data.decode()
+    assert f'"{css}"' in sw and f'"{js}"' in sw
+
+
+def test_a_bundle_changes_its_version_with_its_files(app, client):
+    first = client.get("/sw.js").data.decode()
+    url = re.search(r'"(/static/pack/game\.css\?v=\w+)"', first).group(1)
+    path = app.static_folder + "/css/offline.css"  # the last file of game.css
+    original = open(path, "rb").read()
+    try:
+        with open(path, "ab") as f:
+            f.write(b"\n.changed-for-a-test { color: red; }\n")
+        second = client.get("/sw.js").data.decode()
+        changed = re.search(r'"(/static/pack/game\.css\?v=\w+)"', second).group(1)
+        body = client.get(changed, headers={"Accept-Encoding": "identity"}).data
+    finally:
+        with open(path, "wb") as f:
+            f.write(original)
+    assert changed != url
+    assert body.endswith(b".changed-for-a-test{color:red}")
+
+
+def test_pages_go_out_without_their_indentation(app, client):
+    html = client.get("/").data.decode()
+    assert "\n " not in html and " \n" not in html
+    assert "<main" in html

@@ -306,3 +306,14 @@ def test_static_files_keep_nosniff_but_not_the_document_headers(client):
     assert static.headers["X-Content-Type-Options"] == "nosniff"
     for header in ("Content-Security-Policy", "X-Frame-Options", "Referrer-Policy", "Permissions-Policy"):
         assert header not in static.headers
+
+
+def test_a_nul_character_is_refused_before_it_reaches_the_database(client):
+    # PostgreSQL text cannot hold U+0000: found by fuzzing POST /api/v1/games with "preset": "\u0000".
+    response = client.post("/api/v1/games", json={"players": ["A", "B", "C", "D"], "first_declarer": 0,
+                                                  "preset": "\u0000"})
+    assert response.status_code == 422
+    assert "NUL" in response.json["error"]
+    assert client.post("/games/new", data={"title": "x\x00"}).status_code == 422
+    assert client.get("/g/abc%00def").status_code == 404
+    assert client.get("/api/v1/games", query_string={"q": "\x00"}).status_code == 422

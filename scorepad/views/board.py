@@ -2,8 +2,8 @@
 other players' phones, a screen in the room or friends at home.
 
 The page polls its live fragment every few seconds (htmx). The fragment carries an ETag
-computed from one cheap query (the game's ``updated_at`` and round count, which
-:mod:`scorepad.services` changes on every save, edit and undo) plus the language, so a
+computed from one cheap query (the game's ``updated_at``, which :mod:`scorepad.services`
+changes on every save, edit and undo) plus the language, so a
 room full of phones costs one indexed lookup each and a ``304 Not Modified`` while nothing
 changes; no state is kept in the process, so any server instance can answer.
 """
@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import hashlib
 import io
+import threading
 from typing import Any
 
 import segno
+from cachetools import LRUCache
 from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
 from flask_babel import get_locale
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, select
 
 from .. import services
 from ..extensions import db
-from ..models import StoredGame, StoredRound
+from ..models import StoredGame
 from ..scoring import score
 from ..scoring.contracts import SEATS
 
@@ -61,24 +63,50 @@ def load_view(token: str) -> StoredGame:
     return stored
 
 
+#: The ETag's one query: the game's ``updated_at`` by view token (unique index), built once.
+_ETAG_QUERY = select(StoredGame.updated_at).where(StoredGame.view_token == bindparam("token"))
+
+
 def live_etag(token: str, layout: str) -> str | None:
     """The validator of the live fragment of the game with view token ``token``: a hash of
-    its ``updated_at``, its round count, the layout and the language; None for an unknown
-    token. One indexed query; the game is neither loaded nor scored."""
+    the token, the game's ``updated_at``, the layout and the language; None for an unknown
+    token. One single-row lookup on the view token's unique index; the game is neither
+    loaded nor scored. ``updated_at`` changes with every change to the game: each save,
+    edit and undo of :mod:`scorepad.services` sets it, and any other update of the game's
+    row sets it too (``onupdate``). This answers every poll of every board, mostly with a
+    304, so it runs on a pooled connection of its own rather than through the ORM session."""
     if not token or len(token) > 64:
         return None
-    row = db.session.execute(
-        select(StoredGame.id, StoredGame.updated_at, func.count(StoredRound.id))
-        .outerjoin(StoredRound, StoredRound.game_id == StoredGame.id)
-        .where(StoredGame.view_token == token)
-        .group_by(StoredGame.id, StoredGame.updated_at)
-    ).first()
-    if row is None:
+    with db.engine.connect() as connection:
+        found = connection.execute(_ETAG_QUERY, {"token": token}).first()
+    if found is None:
         return None
-    game_id, updated_at, rounds = row
-    stamp = updated_at.isoformat() if updated_at is not None else ""
-    key = f"{FRAGMENT_VERSION}|{game_id}|{stamp}|{rounds}|{layout}|{get_locale()}"
+    stamp = found.updated_at.isoformat() if found.updated_at is not None else ""
+    key = f"{FRAGMENT_VERSION}|{token}|{stamp}|{layout}|{get_locale()}"
     return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+#: Rendered live fragments by ETag, in this process (least recently used out first). The
+#: ETag names the game's state, the layout and the language, so an entry never goes stale:
+#: a change gives a new ETag. A board that changed is then rendered once per process rather
+#: than once per viewer (a table's 25 phones, or 500 boards opening at once).
+_FRAGMENTS: LRUCache = LRUCache(maxsize=256)
+_FRAGMENTS_LOCK = threading.Lock()
+
+
+def live_fragment(token: str, layout: str, etag: str) -> str:
+    """The live fragment's HTML for the game of view token ``token`` whose ETag is ``etag``
+    (from :func:`live_etag`): from the cache, or rendered and cached. 404 for an unknown
+    token. The game may have changed since ``etag`` was computed; the fragment then shows
+    the newer state, never an older one."""
+    with _FRAGMENTS_LOCK:
+        html = _FRAGMENTS.get(etag)
+    if html is None:
+        stored = load_view(token)
+        html = render_template("board/_live.html", **board_context(stored, layout, etag))
+        with _FRAGMENTS_LOCK:
+            _FRAGMENTS[etag] = html
+    return html
 
 
 def board_context(stored: StoredGame, layout: str, etag: str | None) -> dict[str, Any]:
@@ -149,8 +177,7 @@ def live(token: str):
         response = Response(status=304)
         response.set_etag(etag, weak=True)
         return no_cache(response)
-    stored = load_view(token)
-    response = make_response(render_template("board/_live.html", **board_context(stored, layout, etag)))
+    response = make_response(live_fragment(token, layout, etag))
     response.set_etag(etag, weak=True)
     return no_cache(response)
 

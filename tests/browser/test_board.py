@@ -1,7 +1,7 @@
 """A second phone follows a game live from the QR code's link while the first scores it:
 the board updates by itself after a save, an undo and an edit, answers 304 while nothing
 changed, and never swaps an unchanged board. Screenshots: phone (light, dark, 320 px), big
-screen, the scorer's share box."""
+screen, the scorer's share page."""
 
 import json
 import urllib.request
@@ -64,12 +64,13 @@ def totals(page) -> list[str]:
 def test_a_second_phone_follows_the_game_live(app, statuses, live_server, browser, playwright, phone, screenshot_dir):
     game_id, edit, view = start(app, rounds=6)
 
-    # The scorer's phone: the share box of the game page carries the board's link and QR code.
+    # The scorer's phone: the game page links the share page, which carries the board's link and QR code.
     device = {k: v for k, v in playwright.devices["iPhone 13"].items() if k != "default_browser_type"}
     scorer_context = browser.new_context(**{**device, "viewport": {"width": 390, "height": 844}})
     scorer = scorer_context.new_page()
     scorer.goto(f"{live_server}/g/{edit}")
-    scorer.get_by_text("Share the scores with the players").tap()
+    scorer.get_by_role("link", name="Share the scores with the players").tap()
+    expect(scorer).to_have_url(f"{live_server}/b/share/{edit}")
     share = scorer.locator(".share-board")
     expect(share.locator("img.share-qr")).to_be_visible()
     assert share.locator("img.share-qr").evaluate("img => img.naturalWidth") > 0  # the SVG loaded
@@ -100,7 +101,7 @@ def test_a_second_phone_follows_the_game_live(app, statuses, live_server, browse
 
     # An undo on the scorer's phone (its button, confirmed).
     scorer.on("dialog", lambda dialog: dialog.accept())
-    scorer.reload()
+    scorer.goto(f"{live_server}/g/{edit}")  # back from the share page to the game page
     scorer.get_by_role("button", name="Undo round 7").tap()
     expect(phone.locator(".board-status")).to_contain_text("Round 7 of 28", timeout=WAIT)
     assert totals(phone) == [points(v) for v in EXPECTED["rounds"][5]["result"]["running"]]
