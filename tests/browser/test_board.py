@@ -61,6 +61,19 @@ def totals(page) -> list[str]:
     return page.locator("#board_table tfoot td").all_inner_texts()
 
 
+# An <img> with width and height attributes is "visible" before its file has arrived, so wait
+# for its load (or error) event before reading its natural width: 0 means it failed to load.
+LOADED_WIDTH = """img => img.complete ? img.naturalWidth : new Promise(resolve => {
+    img.addEventListener("load", () => resolve(img.naturalWidth));
+    img.addEventListener("error", () => resolve(0));
+})"""
+
+
+def loaded_width(image) -> int:
+    """The natural width (CSS px) of `image` once it has loaded; 0 when it failed to load."""
+    return image.evaluate(LOADED_WIDTH)
+
+
 def test_a_second_phone_follows_the_game_live(app, statuses, live_server, browser, playwright, phone, screenshot_dir):
     game_id, edit, view = start(app, rounds=6)
 
@@ -73,7 +86,7 @@ def test_a_second_phone_follows_the_game_live(app, statuses, live_server, browse
     expect(scorer).to_have_url(f"{live_server}/b/share/{edit}")
     share = scorer.locator(".share-board")
     expect(share.locator("img.share-qr")).to_be_visible()
-    assert share.locator("img.share-qr").evaluate("img => img.naturalWidth") > 0  # the SVG loaded
+    assert loaded_width(share.locator("img.share-qr")) > 0  # the SVG loaded
     expect(share.get_by_role("button", name="Copy link")).to_be_visible()
     share.scroll_into_view_if_needed()
     scorer.screenshot(path=str(screenshot_dir / "board-share-390.png"))
@@ -131,7 +144,7 @@ def test_the_big_screen_layout(app, live_server, page, screenshot_dir):
     standings_box = page.locator("#board_standings").bounding_box()
     table_box = page.locator("#board_table").bounding_box()
     assert standings_box["x"] < table_box["x"]  # standings first, on the left
-    assert page.locator(".board-qr img").evaluate("img => img.naturalWidth") > 0
+    assert loaded_width(page.locator(".board-qr img")) > 0
     page.screenshot(path=str(screenshot_dir / "board-screen-1280.png"))
     page.emulate_media(color_scheme="dark")
     page.screenshot(path=str(screenshot_dir / "board-screen-1280-dark.png"))
