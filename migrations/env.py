@@ -97,14 +97,28 @@ def run_migrations_online():
     connectable = get_engine()
 
     with connectable.connect() as connection:
-        context.configure(
-            connection=connection,
-            target_metadata=get_metadata(),
-            **conf_args
-        )
+        # SQLite: a batch migration copies a table, drops the original and renames the copy.
+        # With foreign keys on, dropping `games` deletes every round (ON DELETE CASCADE), so
+        # they are off while migrating (the pragma is ignored inside a transaction, so it is
+        # set before one begins) and on again afterwards, for the pool's next user.
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            connection.exec_driver_sql("PRAGMA foreign_keys = OFF")
+            connection.commit()
+        try:
+            context.configure(
+                connection=connection,
+                target_metadata=get_metadata(),
+                **conf_args
+            )
 
-        with context.begin_transaction():
-            context.run_migrations()
+            with context.begin_transaction():
+                context.run_migrations()
+        finally:
+            if sqlite:
+                connection.rollback()
+                connection.exec_driver_sql("PRAGMA foreign_keys = ON")
+                connection.commit()
 
 
 if context.is_offline_mode():

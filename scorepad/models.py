@@ -4,6 +4,7 @@ objects; every score is recomputed by the engine, never stored."""
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime, timezone
 from typing import Any
 
@@ -20,6 +21,19 @@ def utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
 
+def token_digest(token: str) -> str:
+    """The SHA-256 of a capability token, in hex (64 characters): what a game is looked up
+    by. The database compares this digest, never the token itself, so the time an index
+    lookup takes tells a guesser nothing about how much of a token they got right (finding
+    a token from its digest is as hard as guessing the token); the stored token is then
+    compared in constant time (:func:`scorepad.services.find_by_token`)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _digest_of(column: str):
+    return lambda context: token_digest(context.get_current_parameters()[column])
+
+
 class StoredGame(db.Model):
     """A game: its players, first declarer, a copy of its preset (so editing or deleting a
     preset never changes it) and two capability tokens: ``edit_token`` (the scorer's page)
@@ -34,6 +48,9 @@ class StoredGame(db.Model):
     preset: Mapped[dict[str, Any]] = mapped_column(JSON)
     edit_token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     view_token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    # token_digest of each token, set on insert: the columns the game is looked up by.
+    edit_digest: Mapped[str] = mapped_column(String(64), unique=True, index=True, default=_digest_of("edit_token"))
+    view_digest: Mapped[str] = mapped_column(String(64), unique=True, index=True, default=_digest_of("view_token"))
     # Who started the game, only to cap how many games one client starts (scorepad/security.py):
     # the device id of the session cookie, and a keyed hash of the client's address (never the address).
     creator_device: Mapped[str | None] = mapped_column(String(64), index=True)

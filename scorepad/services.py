@@ -15,7 +15,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .extensions import db
-from .models import StoredGame, StoredPreset, StoredRound, utcnow
+from .models import StoredGame, StoredPreset, StoredRound, token_digest, utcnow
 from .scoring import BUILTIN, Game, Preset, ScoringError, parse_game, parse_preset, parse_round, preset_to_dict
 from .scoring.document import round_to_dict
 from .scoring.errors import N_
@@ -73,14 +73,17 @@ def create_game(document: dict[str, Any], *, creator_device: str | None = None,
 
 def find_by_token(token: str) -> tuple[StoredGame, bool] | None:
     """The game whose edit or view token is ``token`` and whether it may be changed
-    (True for the edit token), or None."""
+    (True for the edit token), or None. The game is looked up by the token's digest
+    (:func:`scorepad.models.token_digest`), and the token found is then compared with
+    ``token`` in constant time."""
     if not token or len(token) > 64:
         return None
-    stored = db.session.scalar(select(StoredGame).where(StoredGame.edit_token == token))
-    if stored is not None:
+    digest = token_digest(token)
+    stored = db.session.scalar(select(StoredGame).where(StoredGame.edit_digest == digest))
+    if stored is not None and hmac.compare_digest(stored.edit_token.encode(), token.encode()):
         return stored, True
-    stored = db.session.scalar(select(StoredGame).where(StoredGame.view_token == token))
-    if stored is not None:
+    stored = db.session.scalar(select(StoredGame).where(StoredGame.view_digest == digest))
+    if stored is not None and hmac.compare_digest(stored.view_token.encode(), token.encode()):
         return stored, False
     return None
 

@@ -7,16 +7,18 @@ Expected values come from tests/data/examples/tournament-full.json's ``expected`
 import io
 import json
 import re
+from datetime import datetime, timezone
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 import segno
-from sqlalchemy import event
+from sqlalchemy import event, update
 
 from scorepad import services
 from scorepad.extensions import db
 from scorepad.models import StoredGame
+from scorepad.views import board
 
 EXAMPLE = json.loads((Path(__file__).parent / "data" / "examples" / "tournament-full.json").read_text())
 ROUNDS = EXAMPLE["game"]["rounds"]
@@ -59,7 +61,7 @@ def test_the_board_shows_the_game_read_only(app, client):
     main = html[html.index("<main"):html.index("</main>")]
     assert "<form" not in main and "<button" not in main
     assert edit not in html
-    assert f'hx-get="/b/{view}/live?layout=board"' in html
+    assert f'hx-get="/b/{view}/live?layout=board&amp;lang=en"' in html
     assert 'hx-trigger="every 3s"' in html
 
 
@@ -155,20 +157,55 @@ def test_the_etag_depends_on_the_language(app, client):
 
 def test_a_304_costs_one_query_and_no_scoring(app, client, monkeypatch):
     _, _, view = start(app, rounds=28)
-    etag = client.get(f"/b/{view}/live").headers["ETag"]
-    statements = []
+    url = f"/b/{view}/live?layout=board&lang=en"
+    etag = client.get(url).headers["ETag"]
+    lookups = []
+    real_stamp = board.updated_stamp
+    monkeypatch.setattr(board, "updated_stamp", lambda token: lookups.append(token) or real_stamp(token))
+    statements = []  # what went through SQLAlchemy (the ORM session or Core), not the one driver-level lookup
     with app.app_context():
         engine = db.engine
     listener = lambda *args: statements.append(args[2])  # noqa: E731 (conn, cursor, statement, ...)
     event.listen(engine, "before_cursor_execute", listener)
     monkeypatch.setattr("scorepad.views.board.score", lambda game: pytest.fail("scored on a 304"))
     try:
-        response = client.get(f"/b/{view}/live", headers={"If-None-Match": etag})
+        response = client.get(url, headers={"If-None-Match": etag})
     finally:
         event.remove(engine, "before_cursor_execute", listener)
     assert response.status_code == 304
-    game_queries = [s for s in statements if "games" in s or "rounds" in s]
-    assert len(game_queries) == 1
+    assert lookups == [view]
+    assert [s for s in statements if "games" in s or "rounds" in s] == []
+    assert response.data == b""
+
+
+def test_the_etag_lookup_reads_the_games_updated_at(app):
+    game_id, _, view = start(app, rounds=2)
+    with app.app_context():
+        before = board.updated_stamp(view)
+        assert board.updated_stamp("x" * 32) is None
+        db.session.execute(update(StoredGame).where(StoredGame.id == game_id)
+                           .values(updated_at=datetime(2026, 11, 29, 20, 15, 3, tzinfo=timezone.utc)))
+        db.session.commit()
+        after = board.updated_stamp(view)
+    assert before and after != before
+    assert after.startswith("2026-11-29") and "20:15:03" in after
+
+
+def test_the_page_asks_for_the_fragment_in_its_own_language(app, client):
+    """The board page's poll carries its language, so the fragment is in it whatever the
+    poll's headers say, and the 304 does not depend on the session or Accept-Language."""
+    _, _, view = start(app, rounds=2)
+    page = client.get(f"/b/{view}", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert f'hx-get="/b/{view}/live?layout=board&amp;lang=de"' in page
+    german = client.get(f"/b/{view}/live?layout=board&lang=de", headers={"Accept-Language": "en"})
+    assert german.status_code == 200 and "Runde 3 von 28" in german.get_data(as_text=True)
+    assert "Accept-Language" not in german.headers.get("Vary", "") and "Cookie" not in german.headers.get("Vary", "")
+    again = client.get(f"/b/{view}/live?layout=board&lang=de",
+                       headers={"Accept-Language": "fr", "If-None-Match": german.headers["ETag"]})
+    assert again.status_code == 304
+    english = client.get(f"/b/{view}/live?layout=board&lang=en", headers={"If-None-Match": german.headers["ETag"]})
+    assert english.status_code == 200 and "Round 3 of 28" in english.get_data(as_text=True)
+    assert client.get(f"/b/{view}/live?layout=board&lang=xx").status_code == 404
 
 
 def test_the_qr_code_is_an_svg_of_the_boards_absolute_url(app, client):

@@ -2,6 +2,7 @@
 that already holds games keeps every game and round, scored the same — on SQLite, and on
 PostgreSQL when TEST_DATABASE_URL names one."""
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from flask_migrate import upgrade
 
-from scorepad import create_app
+from scorepad import create_app, services
 from scorepad.config import TestConfig
 from scorepad.extensions import db
 from scorepad.models import StoredGame
@@ -90,6 +91,10 @@ def test_upgrading_from_the_first_revision_keeps_every_game_and_its_scores(empty
         for game_id, example in enumerate(examples, start=1):
             stored = db.session.get(StoredGame, game_id)
             assert stored.edit_token == f"edit-{game_id:028d}" and stored.players == example["game"]["players"]
+            # The lookup digests were computed from the tokens already there: old links still work.
+            assert stored.view_digest == hashlib.sha256(f"view-{game_id:028d}".encode()).hexdigest()
+            assert services.find_by_token(f"edit-{game_id:028d}") == (stored, True)
+            assert services.find_by_token(f"view-{game_id:028d}") == (stored, False)
             assert [r.number for r in stored.rounds] == list(range(1, len(example["game"]["rounds"]) + 1))
             export = export_game(stored.to_game())
             expected = example["expected"]

@@ -1,6 +1,7 @@
 """Nothing let in: headers, the session cookie, CSRF on every form, tokens (size, constant
 time, never logged), markup in names always escaped, and limits on what one client stores."""
 
+import hashlib
 import json
 import logging
 import re
@@ -8,6 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from werkzeug.serving import WSGIRequestHandler
 
 from scorepad import security, services
@@ -143,6 +145,30 @@ def test_authorize_compares_tokens_in_constant_time(app, monkeypatch):
         assert services.authorize(stored.id, "x" * 32) is None
         assert services.authorize(stored.id, stored.view_token) == (stored, False)
         assert compared, "tokens must go through hmac.compare_digest"
+
+
+def test_pages_look_games_up_by_the_tokens_digest_never_the_token(app, client):
+    """Every page, fragment and poll that takes a token in its URL asks the database for the
+    token's SHA-256 (so an index comparison's timing says nothing about the token) and the
+    token itself is then compared in constant time."""
+    game_id, edit, view = start(client)
+    with app.app_context():
+        engine = db.engine
+        stored = db.session.get(StoredGame, game_id)
+        assert stored.edit_digest == hashlib.sha256(edit.encode()).hexdigest()
+        assert stored.view_digest == hashlib.sha256(view.encode()).hexdigest()
+    parameters = []
+    listener = lambda conn, cursor, statement, params, *rest: parameters.append(repr(params))  # noqa: E731
+    sa.event.listen(engine, "before_cursor_execute", listener)
+    try:
+        for url in (f"/g/{edit}", f"/b/{view}", f"/b/{view}/live", f"/b/{edit}/qr.svg", f"/b/share/{edit}",
+                    f"/s/{view}", f"/s/{view}/sheet.csv"):
+            assert client.get(url).status_code == 200, url
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", listener)
+    assert parameters
+    assert not [p for p in parameters if edit in p or view in p]
+    assert any(hashlib.sha256(edit.encode()).hexdigest() in p for p in parameters)
 
 
 def test_a_near_miss_token_is_refused(client):

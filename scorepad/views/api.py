@@ -11,7 +11,7 @@ from flask import Blueprint, abort, jsonify, request, send_from_directory, url_f
 from .. import security, services
 from ..extensions import csrf
 from ..models import StoredGame
-from ..scoring import ScoringError, export_game
+from ..scoring import Game, ScoringError, export_game
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)  # bearer tokens, not cookies, authorise the API
@@ -64,9 +64,11 @@ def authorized(game_id: int, write: bool) -> StoredGame:
     return stored
 
 
-def round_export(stored: StoredGame, number: int) -> dict[str, Any]:
-    """Round ``number`` of the export, with its ``result``, plus the game's ``standings``."""
-    doc = export_game(stored.to_game())
+def round_export(game: StoredGame | Game, number: int) -> dict[str, Any]:
+    """Round ``number`` of the export, with its ``result``, plus the game's ``standings``.
+    ``game`` is the stored game or the engine's game that a save just returned (which saves
+    reading back what was just written)."""
+    doc = export_game(game.to_game() if isinstance(game, StoredGame) else game)
     return {**doc["rounds"][number - 1], "standings": doc["standings"]}
 
 
@@ -113,12 +115,12 @@ def record_round(game_id: int):
     if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
         return error(422, "the round number must be a whole number", "number")
     try:
-        row, _ = services.record_round(stored, doc, number, client_key)
+        row, game = services.record_round(stored, doc, number, client_key)
     except ScoringError as exc:
         return error(422, exc.message, exc.path)
     except services.Conflict as exc:
         return error(409, exc.message)
-    response = jsonify(round_export(stored, row.number))
+    response = jsonify(round_export(game, row.number))
     response.status_code = 201
     return response
 
@@ -133,14 +135,14 @@ def replace_round(game_id: int, number: int):
     if isinstance(doc, dict):
         doc.pop("number", None)
     try:
-        services.replace_round(stored, number, doc)
+        _, game = services.replace_round(stored, number, doc)
     except LookupError:
         return error(404, f"there is no round {number}")
     except ScoringError as exc:
         return error(422, exc.message, exc.path)
     except services.Conflict as exc:
         return error(409, exc.message)
-    return jsonify(round_export(stored, number))
+    return jsonify(round_export(game, number))
 
 
 @bp.delete("/games/<int:game_id>/rounds/<int:number>")

@@ -209,8 +209,8 @@ def strip_indentation(response: Response) -> Response:
     """An HTML page or fragment goes out with the spaces around its line breaks removed
     (~300 bytes of the game page, compressed): a browser shows a run of whitespace as one
     space either way. Pages with a ``<textarea>`` or ``<pre>``, whose text keeps its spaces,
-    go out as rendered. Runs before Flask-Compress's compression (registered earlier)."""
-    if (response.mimetype == "text/html" and not response.direct_passthrough and not response.is_streamed
+    go out as rendered, and so do answers without a body (304). Runs before Flask-Compress's compression (registered earlier)."""
+    if (response.status_code == 200 and response.mimetype == "text/html" and not response.direct_passthrough and not response.is_streamed
             and "Content-Encoding" not in response.headers):
         body = response.get_data()
         if b"<textarea" not in body and b"<pre" not in body:
