@@ -56,6 +56,10 @@ class Config:
     # per client address (the API has no cookie) in the last LIMIT_WINDOW; then 429.
     MAX_GAMES_PER_DEVICE = int(os.environ.get("MAX_GAMES_PER_DEVICE", "60"))
     MAX_GAMES_PER_ADDRESS = int(os.environ.get("MAX_GAMES_PER_ADDRESS", "600"))
+    # Saved presets: at most this many kept by one device (deleting one frees its place), and
+    # this many saved from one client address in the last LIMIT_WINDOW (the API's way in).
+    MAX_PRESETS_PER_DEVICE = int(os.environ.get("MAX_PRESETS_PER_DEVICE", "100"))
+    MAX_PRESETS_PER_ADDRESS = int(os.environ.get("MAX_PRESETS_PER_ADDRESS", "300"))
     LIMIT_WINDOW = timedelta(hours=24)
 
     # -- compression of pages, fragments and JSON (Flask-Compress; static files: views/pwa.py) --

@@ -136,6 +136,9 @@ class StoredPreset(db.Model):
     preset: Mapped[dict[str, Any]] = mapped_column(JSON)
     notes: Mapped[str] = mapped_column(Text, default="")
     owner_device: Mapped[str | None] = mapped_column(String(64), index=True)
+    # A keyed hash of the address that saved it (never the address): only to cap how many
+    # presets one client saves (scorepad/security.py), as for games.
+    creator_address: Mapped[str | None] = mapped_column(String(64), index=True)
     edit_token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)

@@ -136,6 +136,32 @@ def too_many_games() -> str | None:
     return None
 
 
+def too_many_presets(device: str | None) -> str | None:
+    """The message for a client that may not save another preset, or None: a device keeps
+    at most ``MAX_PRESETS_PER_DEVICE`` presets (deleting one frees its place), and at most
+    ``MAX_PRESETS_PER_ADDRESS`` are saved from one client address within ``LIMIT_WINDOW``
+    (the API has no device). The caller answers 429 with it and stores nothing."""
+    from .models import StoredPreset, utcnow
+
+    config = current_app.config
+    if device:
+        kept = db.session.scalar(select(func.count()).select_from(StoredPreset)
+                                 .where(StoredPreset.owner_device == device)) or 0
+        if kept >= config["MAX_PRESETS_PER_DEVICE"]:
+            return _("This device keeps %(n)d saved presets, the most allowed; delete one you no longer use, "
+                     "then save again.", n=config["MAX_PRESETS_PER_DEVICE"])
+    address = address_key()
+    if address:
+        since = utcnow() - config["LIMIT_WINDOW"]
+        saved = db.session.scalar(select(func.count()).select_from(StoredPreset).where(
+            StoredPreset.creator_address == address, StoredPreset.created_at >= since)) or 0
+        if saved >= config["MAX_PRESETS_PER_ADDRESS"]:
+            hours = int(config["LIMIT_WINDOW"].total_seconds() // 3600)
+            return _("%(n)d presets were saved from this network in the last %(hours)d hours, the most allowed; "
+                     "try again later.", n=config["MAX_PRESETS_PER_ADDRESS"], hours=hours)
+    return None
+
+
 def _limit_game_starts():
     if request.method != "POST" or request.endpoint not in GAME_STARTS:
         return None

@@ -303,10 +303,13 @@ def validate_preset(obj: Any, public_id: str, path: str) -> Preset:
 
 
 def create_preset(obj: Any, notes: Any = "", owner_device: str | None = None,
-                  path: str = "preset", notes_path: str = "notes") -> StoredPreset:
+                  path: str = "preset", notes_path: str = "notes",
+                  creator_address: str | None = None) -> StoredPreset:
     """Validate a preset object (game-format.md "Preset"; its ``id`` is replaced by a new
     unguessable one) and save it with its notes, owned by ``owner_device`` (None: only the
-    edit token can change it). Raises :class:`ScoringError` naming the field (nothing stored)."""
+    edit token can change it); ``creator_address`` is the keyed hash of the client's
+    address (:func:`scorepad.security.address_key`), kept only to count its presets.
+    Raises :class:`ScoringError` naming the field (nothing stored)."""
     public_id = secrets.token_urlsafe(PRESET_ID_BYTES)
     preset = validate_preset(obj, public_id, path)
     stored = StoredPreset(
@@ -315,6 +318,7 @@ def create_preset(obj: Any, notes: Any = "", owner_device: str | None = None,
         preset=preset_to_dict(preset),
         notes=check_notes(notes, notes_path),
         owner_device=owner_device,
+        creator_address=creator_address,
         edit_token=new_token(),
     )
     db.session.add(stored)

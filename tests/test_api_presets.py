@@ -2,9 +2,12 @@
 token, games started by a saved preset's id keep their copy."""
 
 import copy
+from datetime import timedelta
 
 import pytest
 
+from scorepad.extensions import db
+from scorepad.models import StoredPreset, utcnow
 from scorepad.scoring import BUILTIN, preset_to_dict
 
 HOUSE = {
@@ -133,3 +136,21 @@ def test_an_unknown_preset_id_is_refused_for_a_game(client):
         "players": ["Anne", "Beth", "Cath", "Dora"], "first_declarer": 0, "preset": "no-such-preset"})
     assert response.status_code == 422
     assert response.get_json()["path"] == "preset"
+
+
+def test_one_address_saves_at_most_its_number_of_presets_through_the_api(app, client):
+    app.config["MAX_PRESETS_PER_ADDRESS"] = 2
+    obj = preset_to_dict(BUILTIN["brader"])
+    for _ in range(2):
+        assert client.post("/api/v1/presets", json={"preset": obj}).status_code == 201
+    response = client.post("/api/v1/presets", json={"preset": obj})
+    assert response.status_code == 429
+    assert "2 presets were saved from this network in the last 24 hours" in response.get_json()["error"]
+    assert response.headers["Retry-After"]
+    with app.app_context():
+        assert db.session.query(StoredPreset).count() == 2
+        db.session.query(StoredPreset).update({"created_at": utcnow() - timedelta(hours=25)})
+        db.session.commit()
+    assert client.post("/api/v1/presets", json={"preset": obj}).status_code == 201  # the window moved on
+    other = client.post("/api/v1/presets", json={"preset": obj}, environ_base={"REMOTE_ADDR": "10.0.0.7"})
+    assert other.status_code == 201

@@ -47,6 +47,7 @@ def test_the_api_never_answers_500(app, game, operation):
     """schemathesis draws requests that fit the description (and Hypothesis bends them);
     whatever comes, the answer is never a server error, and an error has a message."""
     app.config["MAX_GAMES_PER_ADDRESS"] = 10**6  # the fuzzer starts many games from one address
+    app.config["MAX_PRESETS_PER_ADDRESS"] = 10**6  # and saves many presets
     game_id, edit, view = game
 
     @FUZZ

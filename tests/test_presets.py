@@ -249,6 +249,30 @@ def test_delete_asks_then_deletes(app, client):
     assert client.get(f"/presets/{pid}").status_code == 404
 
 
+# -- limits --------------------------------------------------------------------------------
+
+def test_one_device_keeps_at_most_its_number_of_presets(app, client):
+    app.config["MAX_PRESETS_PER_DEVICE"] = 2
+    first = make(client, name="One")
+    make(client, name="Two")
+    response = client.post("/presets/new", data=editor_data(name="Three", notes="Deal clockwise"))
+    assert response.status_code == 429
+    page = response.get_data(as_text=True)
+    assert "This device keeps 2 saved presets, the most allowed" in html_lib.unescape(page)
+    assert 'value="Three"' in page and "Deal clockwise" in page  # what was typed is still there
+    refused = client.post("/presets/import", data={"text": json.dumps(preset_to_dict(BUILTIN["brader"]))})
+    assert refused.status_code == 429
+    assert "This device keeps 2 saved presets" in html_lib.unescape(error_next_to(refused.get_data(as_text=True), "text"))
+    with app.app_context():
+        assert sorted(p.name for p in db.session.query(StoredPreset)) == ["One", "Two"]
+    # Editing a kept preset is not saving another one; deleting one frees its place.
+    assert saved_id(client.post(f"/presets/{first}/edit", data=editor_data(name="One, renamed"))) == first
+    assert client.post(f"/presets/{first}/delete").status_code == 303
+    make(client, name="Three")
+    # Another device has its own presets.
+    assert other_device(app).post("/presets/new", data=editor_data(name="Elsewhere")).status_code == 303
+
+
 # -- export and import ---------------------------------------------------------------------
 
 def test_export_is_the_spec_preset_object(client):

@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Blueprint, abort, jsonify, request, url_for
 
-from .. import services
+from .. import security, services
 from ..extensions import csrf
 from ..models import StoredPreset
 from ..scoring import BUILTIN, Preset, ScoringError, preset_to_dict
@@ -81,8 +81,14 @@ def presets():
 def create():
     """Save a new preset → 201 with its id and edit token (shown only here)."""
     obj, notes, path = parts(body())
+    refusal = security.too_many_presets(None)
+    if refusal is not None:
+        response = error(429, refusal)
+        response.headers["Retry-After"] = "3600"
+        return response
     try:
-        stored = services.create_preset(obj, notes, None, path=path, notes_path="notes")
+        stored = services.create_preset(obj, notes, None, path=path, notes_path="notes",
+                                        creator_address=security.address_key())
     except ScoringError as exc:
         return error(422, exc.message, exc.path)
     answer = {**payload(stored.to_preset(), stored), "edit_token": stored.edit_token}

@@ -18,7 +18,7 @@ from flask import (Blueprint, Response, abort, flash, jsonify, redirect, render_
 from flask_babel import gettext as _
 from jinja2_fragments.flask import render_block
 
-from .. import htmx, labels, services
+from .. import htmx, labels, security, services
 from ..forms import ButtonForm, ImportPresetForm, PresetForm
 from ..i18n import error_text
 from ..models import StoredPreset
@@ -124,7 +124,12 @@ def handle_editor(stored: StoredPreset | None) -> Response:
             services.check_notes(form.notes.data, "notes")
             return render_editor(form, stored, checked=True)
         if stored is None:
-            stored = services.create_preset(obj, form.notes.data, this_device(create=True))
+            refusal = security.too_many_presets(this_device())
+            if refusal is not None:
+                form.add_problem(None, refusal)
+                return render_editor(form, stored, 429)
+            stored = services.create_preset(obj, form.notes.data, this_device(create=True),
+                                            creator_address=security.address_key())
             flash(_("Saved “%(name)s”. It is offered when you start a new game.", name=stored.name))
         else:
             services.update_preset(stored, obj, form.notes.data)
@@ -222,7 +227,12 @@ def import_():
     if form.validate_on_submit():
         try:
             obj = form.preset_json()
-            stored = services.create_preset(obj, "", this_device(create=True), path="preset")
+            refusal = security.too_many_presets(this_device())
+            if refusal is not None:
+                form.text.errors = [refusal]
+                return render_template("presets/import.html", form=form), 429
+            stored = services.create_preset(obj, "", this_device(create=True), path="preset",
+                                            creator_address=security.address_key())
         except ValueError as exc:
             if isinstance(exc, ScoringError):
                 form.text.errors = [f"{exc.path}: {error_text(exc)}" if exc.path != "preset" else error_text(exc)]
