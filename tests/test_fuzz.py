@@ -17,6 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
+from scorepad.scoring import BUILTIN, preset_to_dict
+
 EXAMPLES = int(os.environ.get("SCOREPAD_FUZZ_EXAMPLES", "150"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
@@ -36,19 +38,30 @@ def game(client):
     return body["id"], body["edit_token"], body["view_token"]
 
 
+@pytest.fixture
+def preset(client):
+    """A saved preset (Brader's scoring): (id, edit token)."""
+    response = client.post("/api/v1/presets", json={"preset": preset_to_dict(BUILTIN["brader"]), "notes": "Fuzzed"})
+    body = response.get_json()
+    return body["id"], body["edit_token"]
+
+
 def test_the_published_description_is_the_one_fuzzed(client):
     assert client.get("/api/v1/openapi.json").get_json() == SCHEMA.raw_schema
     assert set(OPERATIONS) >= {"POST /games", "GET /games/{game_id}", "POST /games/{game_id}/rounds",
-                               "PUT /games/{game_id}/rounds/{number}", "DELETE /games/{game_id}/rounds/{number}"}
+                               "PUT /games/{game_id}/rounds/{number}", "DELETE /games/{game_id}/rounds/{number}",
+                               "GET /presets", "POST /presets", "GET /presets/{preset_id}", "PUT /presets/{preset_id}",
+                               "DELETE /presets/{preset_id}"}
 
 
 @pytest.mark.parametrize("operation", sorted(OPERATIONS))
-def test_the_api_never_answers_500(app, game, operation):
+def test_the_api_never_answers_500(app, game, preset, operation):
     """schemathesis draws requests that fit the description (and Hypothesis bends them);
     whatever comes, the answer is never a server error, and an error has a message."""
     app.config["MAX_GAMES_PER_ADDRESS"] = 10**6  # the fuzzer starts many games from one address
     app.config["MAX_PRESETS_PER_ADDRESS"] = 10**6  # and saves many presets
     game_id, edit, view = game
+    preset_id, preset_token = preset
 
     @FUZZ
     @given(case=OPERATIONS[operation].as_strategy(), data=st.data())
@@ -56,7 +69,11 @@ def test_the_api_never_answers_500(app, game, operation):
         # Mostly the real game and a real token, so the fuzz reaches the engine, not only 404s.
         if "game_id" in (case.path_parameters or {}) and data.draw(st.booleans()):
             case.path_parameters["game_id"] = game_id
-        token = data.draw(st.sampled_from([edit, edit, view, "", "x" * 32, edit[:-1]]))
+        if "preset_id" in (case.path_parameters or {}) and data.draw(st.booleans()):
+            case.path_parameters["preset_id"] = data.draw(st.sampled_from([preset_id, preset_id, "tournament"]))
+        tokens = [preset_token, preset_token, edit, ""] if "preset_id" in (case.path_parameters or {}) else \
+            [edit, edit, view, "", "x" * 32, edit[:-1]]
+        token = data.draw(st.sampled_from(tokens))
         response = case.call(app=app, headers={"Authorization": f"Bearer {token}"})
         assert response.status_code < 500, (case.method, case.formatted_path, case.body, response.text[:500])
         if response.status_code >= 400 and response.status_code != 405:
