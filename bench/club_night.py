@@ -17,6 +17,7 @@ Throughput and p50/p99 latency per endpoint; the last line reads
 from __future__ import annotations
 
 import argparse
+import html
 import http.client
 import json
 import os
@@ -78,6 +79,15 @@ def start_server(port: int, database_url: str) -> subprocess.Popen:
             time.sleep(0.1)
     server.kill()
     sys.exit("gunicorn did not start")
+
+
+def poll_path(port: int, view_token: str) -> str:
+    """The path the board page of ``view_token`` polls (its live fragment's ``hx-get``)."""
+    status, _, page = call(port, "GET", f"/b/{view_token}")
+    assert status == 200, status
+    found = re.search(r'id="board_live"[^>]*?hx-get="([^"]+)"', page.decode(), re.S)
+    assert found, "no hx-get on the board's live fragment"
+    return html.unescape(found.group(1))
 
 
 WRK_LATENCY = re.compile(r"^\s+(50|99)(?:\.000)?%\s+([\d.]+)(us|ms|s)\s*$", re.M)
@@ -151,7 +161,8 @@ def club_night(args) -> None:
             assert status == 201, data
             body = json.loads(data)
             tables.append({"id": body["id"], "edit": body["edit_token"], "view": body["view_token"], "n": 2})
-        boards = [f"/b/{t['view']}/live" for t in tables]
+        # Each viewer polls what its board page polls: the live fragment's URL in the page.
+        boards = [poll_path(port, t["view"]) for t in tables]
         etags = []
         for path in boards:
             status, headers, _ = call(port, "GET", path, headers={"HX-Request": "true"})
@@ -251,9 +262,9 @@ def main() -> None:
     parser.add_argument("--poll", type=float, default=3.0, help="seconds between a viewer's polls (the board's)")
     parser.add_argument("--save", type=float, default=3.0, help="seconds between a table's saves")
     parser.add_argument("--connections", type=int, default=32, help="wrk connections for the ceiling and 304 phases")
-    parser.add_argument("--seconds", type=int, default=10, help="length of the ceiling and 304 phases")
-    parser.add_argument("--slices", type=int, default=5, help="the ceiling and 304 phases alternate in this many slices")
-    parser.add_argument("--evening", type=int, default=30, help="length of the club-night phase")
+    parser.add_argument("--seconds", type=int, default=20, help="length of the ceiling and 304 phases")
+    parser.add_argument("--slices", type=int, default=10, help="the ceiling and 304 phases alternate in this many slices")
+    parser.add_argument("--evening", type=int, default=60, help="length of the club-night phase (a table saves its 26 rounds in ~80 s)")
     club_night(parser.parse_args())
 
 
