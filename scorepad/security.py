@@ -29,6 +29,7 @@ from typing import Any
 from flask import Flask, current_app, has_request_context, jsonify, render_template, request, session
 from flask.sessions import SecureCookieSessionInterface
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_talisman import Talisman
 from sqlalchemy import func, select
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -148,8 +149,10 @@ def too_many_presets(device: str | None) -> str | None:
         kept = db.session.scalar(select(func.count()).select_from(StoredPreset)
                                  .where(StoredPreset.owner_device == device)) or 0
         if kept >= config["MAX_PRESETS_PER_DEVICE"]:
-            return _("This device keeps %(n)d saved presets, the most allowed; delete one you no longer use, "
-                     "then save again.", n=config["MAX_PRESETS_PER_DEVICE"])
+            return ngettext("This device keeps %(num)d saved preset, the most allowed; delete it if you no longer "
+                            "use it, then save again.",
+                            "This device keeps %(num)d saved presets, the most allowed; delete one you no longer use, "
+                            "then save again.", config["MAX_PRESETS_PER_DEVICE"])
     address = address_key()
     if address:
         since = utcnow() - config["LIMIT_WINDOW"]
@@ -157,8 +160,10 @@ def too_many_presets(device: str | None) -> str | None:
             StoredPreset.creator_address == address, StoredPreset.created_at >= since)) or 0
         if saved >= config["MAX_PRESETS_PER_ADDRESS"]:
             hours = int(config["LIMIT_WINDOW"].total_seconds() // 3600)
-            return _("%(n)d presets were saved from this network in the last %(hours)d hours, the most allowed; "
-                     "try again later.", n=config["MAX_PRESETS_PER_ADDRESS"], hours=hours)
+            return ngettext("%(num)d preset was saved from this network in the last %(hours)d hours, the most "
+                            "allowed; try again later.",
+                            "%(num)d presets were saved from this network in the last %(hours)d hours, the most "
+                            "allowed; try again later.", config["MAX_PRESETS_PER_ADDRESS"], hours=hours)
     return None
 
 
