@@ -91,7 +91,8 @@ def test_a_save_whose_answer_was_lost_is_not_stored_twice(app, live_server, phon
 
     page.route(f"{live_server}/g/{token}/rounds", lose_the_answer, times=1)
     form.get_by_role("button", name="Save round 1").tap()
-    expect(page.locator("#current-title")).to_have_text("Round 2 of 28")
+    # The save, its lost answer, the retry offline.js sends a second later, and its answer.
+    expect(page.locator("#current-title")).to_have_text("Round 2 of 28", timeout=10_000)
     expect(page.locator("#outbox .outbox-item")).to_have_count(0)
     assert len(posts) == 2  # the save and its retry
     key = [p for p in posts[0].split("&") if p.startswith("client_key=")]
