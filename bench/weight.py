@@ -154,7 +154,7 @@ def measure_transfer(base: str, game: dict) -> int:
 
         # Repeat visit: the service worker is installed and controls the page.
         page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-        page.wait_for_function("navigator.serviceWorker.controller !== null")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")  # a function: the CSP forbids eval
         network.reset()
         page.goto(scorer, wait_until="load")
         page.wait_for_load_state("networkidle")
