@@ -43,13 +43,36 @@ def rounds_of(app, game_id: int) -> list[dict]:
 ENTERED = {"contract": "no-last-two", "outcome": {"penultimate": 1, "last": 2}, "doubles": []}
 
 
+def _refuse_posts(route):
+    if route.request.method == "POST":
+        route.abort("internetdisconnected")
+    else:
+        route.fallback()
+
+
+def cut_the_network(context):
+    """The phone goes offline (Playwright's ``set_offline``). Chromium's offline emulation
+    has let a POST through once in CI (the server stored the round while the page said
+    "Waiting to send"), so POSTs are also refused at the browser's edge: while the network is
+    cut, nothing the phone sends may reach the server, or the test proves nothing."""
+    context.route("**/*", _refuse_posts)
+    context.set_offline(True)
+
+
+def restore_the_network(context):
+    context.unroute("**/*", _refuse_posts)
+    context.set_offline(False)
+
+
 def test_a_round_saved_offline_waits_and_arrives_once(app, live_server, phone, screenshot_dir):
     page = phone
     game_id, _ = start(app, live_server, page)
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()  # under the service worker now: the game page is stored for offline use
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => caches.match(location.href).then(found => found !== undefined)")
     form = enter_no_last_two(page)
-    page.context.set_offline(True)
+    cut_the_network(page.context)
     form.get_by_role("button", name="Save round 1").tap()
 
     outbox = page.locator("#outbox")
@@ -68,7 +91,7 @@ def test_a_round_saved_offline_waits_and_arrives_once(app, live_server, phone, s
     assert rounds_of(app, game_id) == []
 
     # Back online: sent by itself, once.
-    page.context.set_offline(False)
+    restore_the_network(page.context)
     expect(page.locator("#current-title")).to_have_text("Round 2 of 28")
     expect(outbox.locator(".outbox-item")).to_have_count(0)
     expect(outbox.locator(".outbox-status")).to_have_text("Round 1 sent.")
@@ -139,11 +162,11 @@ def another_phone_saves_round_1(app, game_id: int) -> None:
 def wait_offline_then_conflict(app, live_server, page: Page) -> int:
     game_id, _ = start(app, live_server, page)
     form = enter_no_last_two(page)
-    page.context.set_offline(True)
+    cut_the_network(page.context)
     form.get_by_role("button", name="Save round 1").tap()
     expect(page.locator("#outbox .outbox-state")).to_have_text("Waiting to send")
     another_phone_saves_round_1(app, game_id)
-    page.context.set_offline(False)
+    restore_the_network(page.context)
     expect(page.locator("#outbox .outbox-state")).to_have_text("Not saved: the game changed meanwhile")
     return game_id
 
