@@ -2,6 +2,7 @@
 on the phone and arrives exactly once; a save whose answer was lost is not stored twice; a
 reload mid-entry keeps the entry; a round the game moved past is shown, not dropped."""
 
+import pytest
 from playwright.sync_api import Page, expect
 from sqlalchemy import select
 
@@ -43,28 +44,46 @@ def rounds_of(app, game_id: int) -> list[dict]:
 ENTERED = {"contract": "no-last-two", "outcome": {"penultimate": 1, "last": 2}, "doubles": []}
 
 
-def _refuse_posts(route):
-    if route.request.method == "POST":
-        route.abort("internetdisconnected")
-    else:
-        route.fallback()
+class NetworkCut:
+    """The phone's network cut: Playwright's ``set_offline`` for the phone, and a gate in
+    front of the server that, while cut, answers every POST of a round with 503 before it
+    reaches the app (as a proxy with no way through would). Chromium's offline emulation
+    alone let the round's POST reach the server about once in 15 runs (CI, then reproduced:
+    the server stored the round while the page said "Waiting to send"; routing the request
+    in Playwright did not stop it either), so the test could not tell whether the phone
+    sent anything while offline. ``refused`` lists the POSTs the gate turned away."""
+
+    def __init__(self, app):
+        self.cut = False
+        self.refused: list[str] = []
+        inner = app.wsgi_app
+
+        def gate(environ, start_response):
+            if self.cut and environ["REQUEST_METHOD"] == "POST" and environ["PATH_INFO"].endswith("/rounds"):
+                self.refused.append(environ["PATH_INFO"])
+                start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
+                return [b"no connection"]
+            return inner(environ, start_response)
+
+        app.wsgi_app = gate
+
+    # The gate closes before the phone goes offline and opens before it comes back (its
+    # "online" event sends at once), so no request can fall between the two.
+    def start(self, context) -> None:
+        self.cut = True
+        context.set_offline(True)
+
+    def end(self, context) -> None:
+        self.cut = False
+        context.set_offline(False)
 
 
-def cut_the_network(context):
-    """The phone goes offline (Playwright's ``set_offline``). Chromium's offline emulation
-    has let a POST through once in CI (the server stored the round while the page said
-    "Waiting to send"), so POSTs are also refused at the browser's edge: while the network is
-    cut, nothing the phone sends may reach the server, or the test proves nothing."""
-    context.route("**/*", _refuse_posts)
-    context.set_offline(True)
+@pytest.fixture
+def network(app):
+    return NetworkCut(app)
 
 
-def restore_the_network(context):
-    context.unroute("**/*", _refuse_posts)
-    context.set_offline(False)
-
-
-def test_a_round_saved_offline_waits_and_arrives_once(app, live_server, phone, screenshot_dir):
+def test_a_round_saved_offline_waits_and_arrives_once(app, network, live_server, phone, screenshot_dir):
     page = phone
     game_id, _ = start(app, live_server, page)
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
@@ -72,7 +91,7 @@ def test_a_round_saved_offline_waits_and_arrives_once(app, live_server, phone, s
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     page.wait_for_function("() => caches.match(location.href).then(found => found !== undefined)")
     form = enter_no_last_two(page)
-    cut_the_network(page.context)
+    network.start(page.context)
     form.get_by_role("button", name="Save round 1").tap()
 
     outbox = page.locator("#outbox")
@@ -91,7 +110,7 @@ def test_a_round_saved_offline_waits_and_arrives_once(app, live_server, phone, s
     assert rounds_of(app, game_id) == []
 
     # Back online: sent by itself, once.
-    restore_the_network(page.context)
+    network.end(page.context)
     expect(page.locator("#current-title")).to_have_text("Round 2 of 28")
     expect(outbox.locator(".outbox-item")).to_have_count(0)
     expect(outbox.locator(".outbox-status")).to_have_text("Round 1 sent.")
@@ -159,21 +178,22 @@ def another_phone_saves_round_1(app, game_id: int) -> None:
         services.record_round(stored, {"contract": "no-queens", "doubles": [], "outcome": {"queens": [1, 1, 1, 1]}}, 1)
 
 
-def wait_offline_then_conflict(app, live_server, page: Page) -> int:
+def wait_offline_then_conflict(app, network, live_server, page: Page) -> int:
     game_id, _ = start(app, live_server, page)
     form = enter_no_last_two(page)
-    cut_the_network(page.context)
+    network.start(page.context)
     form.get_by_role("button", name="Save round 1").tap()
     expect(page.locator("#outbox .outbox-state")).to_have_text("Waiting to send")
     another_phone_saves_round_1(app, game_id)
-    restore_the_network(page.context)
+    network.end(page.context)
     expect(page.locator("#outbox .outbox-state")).to_have_text("Not saved: the game changed meanwhile")
     return game_id
 
 
-def test_a_waiting_round_the_game_moved_past_is_shown_and_saved_as_the_next(app, live_server, phone, screenshot_dir):
+def test_a_waiting_round_the_game_moved_past_is_shown_and_saved_as_the_next(app, network, live_server, phone,
+                                                                           screenshot_dir):
     page = phone
-    game_id = wait_offline_then_conflict(app, live_server, page)
+    game_id = wait_offline_then_conflict(app, network, live_server, page)
     item = page.locator("#outbox .outbox-item")
     expect(item.locator(".outbox-message")).to_contain_text("another phone saved round 1 first")
     # What the scorer entered and what the server has now, side by side.
@@ -199,9 +219,9 @@ def test_a_waiting_round_the_game_moved_past_is_shown_and_saved_as_the_next(app,
     ]
 
 
-def test_a_waiting_round_can_be_discarded(app, live_server, phone):
+def test_a_waiting_round_can_be_discarded(app, network, live_server, phone):
     page = phone
-    game_id = wait_offline_then_conflict(app, live_server, page)
+    game_id = wait_offline_then_conflict(app, network, live_server, page)
     page.once("dialog", lambda dialog: dialog.accept())
     page.locator("#outbox").get_by_role("button", name="Discard").tap()
     expect(page.locator("#outbox")).to_be_hidden()
