@@ -188,8 +188,13 @@ def test_every_built_in_preset_scores_a_complete_game_on_a_phone(preset_id, live
     for index, rnd in enumerate(doc["rounds"]):
         try:
             enter_round(page, index + 1, rnd, declarers[index])
-        except Exception:
-            page.screenshot(path=str(screenshot_dir / f"preset-failed-{preset_id}.png"), full_page=True)
+        except Exception as failure:
+            try:  # a picture of the failure, if the page still answers; the failure itself is what is raised
+                page.screenshot(path=str(screenshot_dir / f"preset-failed-{preset_id}.png"), full_page=True,
+                                timeout=10_000)
+            except Exception as no_picture:
+                failure.add_note(f"no screenshot: {no_picture}")
+            failure.add_note(f"while entering round {index + 1} of {preset_id}")
             raise
 
     shown = shown_standings(page)
