@@ -114,17 +114,29 @@ def creator() -> dict[str, Any]:
     return {"creator_device": None if api else device_id(create=True), "creator_address": address_key()}
 
 
+def count_rows(model, *conditions) -> int:
+    """How many rows of ``model`` (a table with ``created_at``) meet ``conditions``: what the
+    limits on games and presets count."""
+    return db.session.scalar(select(func.count()).select_from(model).where(*conditions)) or 0
+
+
+def window_start():
+    """The earliest ``created_at`` that still counts towards a limit (now − ``LIMIT_WINDOW``)."""
+    from .models import utcnow
+
+    return utcnow() - current_app.config["LIMIT_WINDOW"]
+
+
 def too_many_games() -> str | None:
     """The message for a client that started its allowed number of games in the window, or None."""
-    from .models import StoredGame, utcnow
+    from .models import StoredGame
 
     config = current_app.config
-    since = utcnow() - config["LIMIT_WINDOW"]
+    since = window_start()
     hours = int(config["LIMIT_WINDOW"].total_seconds() // 3600)
 
     def started(column, value) -> int:
-        query = select(func.count()).select_from(StoredGame).where(column == value, StoredGame.created_at >= since)
-        return db.session.scalar(query) or 0
+        return count_rows(StoredGame, column == value, StoredGame.created_at >= since)
 
     device = device_id()
     if device and started(StoredGame.creator_device, device) >= config["MAX_GAMES_PER_DEVICE"]:
@@ -142,22 +154,19 @@ def too_many_presets(device: str | None) -> str | None:
     at most ``MAX_PRESETS_PER_DEVICE`` presets (deleting one frees its place), and at most
     ``MAX_PRESETS_PER_ADDRESS`` are saved from one client address within ``LIMIT_WINDOW``
     (the API has no device). The caller answers 429 with it and stores nothing."""
-    from .models import StoredPreset, utcnow
+    from .models import StoredPreset
 
     config = current_app.config
     if device:
-        kept = db.session.scalar(select(func.count()).select_from(StoredPreset)
-                                 .where(StoredPreset.owner_device == device)) or 0
-        if kept >= config["MAX_PRESETS_PER_DEVICE"]:
+        if count_rows(StoredPreset, StoredPreset.owner_device == device) >= config["MAX_PRESETS_PER_DEVICE"]:
             return ngettext("This device keeps %(num)d saved preset, the most allowed; delete it if you no longer "
                             "use it, then save again.",
                             "This device keeps %(num)d saved presets, the most allowed; delete one you no longer use, "
                             "then save again.", config["MAX_PRESETS_PER_DEVICE"])
     address = address_key()
     if address:
-        since = utcnow() - config["LIMIT_WINDOW"]
-        saved = db.session.scalar(select(func.count()).select_from(StoredPreset).where(
-            StoredPreset.creator_address == address, StoredPreset.created_at >= since)) or 0
+        saved = count_rows(StoredPreset, StoredPreset.creator_address == address,
+                           StoredPreset.created_at >= window_start())
         if saved >= config["MAX_PRESETS_PER_ADDRESS"]:
             hours = int(config["LIMIT_WINDOW"].total_seconds() // 3600)
             return ngettext("%(num)d preset was saved from this network in the last %(hours)d hours, the most "
