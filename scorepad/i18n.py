@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import current_app, request, session
 from flask_babel import gettext
 
+from . import labels
 from .scoring import ScoringError
 from .scoring.contracts import CONTRACT_IDS
 from .scoring.errors import N_
@@ -27,8 +28,6 @@ def select_locale() -> str:
 def engine_text(template: str, **params: object) -> str:
     """An engine message (marked ``N_`` in scorepad/scoring) in this request's language;
     a contract id among the ``params`` is shown by its name (``no-queens`` → No Queens)."""
-    from . import labels  # labels imports flask_babel's lazy strings; keep this module light
-
     shown = {key: (str(labels.contract_name(value)) if key == "contract" and value in CONTRACT_IDS else value)
              for key, value in params.items()}
     return gettext(template, **shown) if shown else gettext(template)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hmac
 import re
 import secrets
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import func, select, update
@@ -370,3 +371,27 @@ def owns_preset(stored: StoredPreset, device: str | None) -> bool:
 def preset_token_fits(stored: StoredPreset, token: str) -> bool:
     """True when ``token`` is the preset's edit token (compared in constant time)."""
     return bool(token) and hmac.compare_digest(stored.edit_token.encode(), token.encode())
+
+
+# -- counting for the limits (scorepad/web/limits.py) -------------------------------------------
+
+def _count(model: type[StoredGame] | type[StoredPreset], *conditions: Any) -> int:
+    """How many rows of ``model`` meet ``conditions``."""
+    return db.session.scalar(select(func.count()).select_from(model).where(*conditions)) or 0
+
+
+def games_started(window: timedelta, *, device: str | None = None, address: str | None = None) -> int:
+    """How many games were started within the last ``window`` by ``device`` (a device id)
+    or, when given instead, from ``address`` (the keyed hash of a client address)."""
+    by = StoredGame.creator_device == device if device is not None else StoredGame.creator_address == address
+    return _count(StoredGame, by, StoredGame.created_at >= utcnow() - window)
+
+
+def presets_kept(device: str) -> int:
+    """How many saved presets ``device`` owns now (deleting one frees its place)."""
+    return _count(StoredPreset, StoredPreset.owner_device == device)
+
+
+def presets_saved(address: str, window: timedelta) -> int:
+    """How many presets were saved from ``address`` (a keyed hash) within the last ``window``."""
+    return _count(StoredPreset, StoredPreset.creator_address == address, StoredPreset.created_at >= utcnow() - window)

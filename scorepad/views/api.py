@@ -10,25 +10,21 @@ from flask import Blueprint, abort, jsonify, request, send_from_directory, url_f
 
 from .. import security, services
 from ..extensions import csrf
-from ..models import StoredGame
 from ..scoring import Game, ScoringError, export_game
+from ..services import StoredGame
+from ..web.errors import error_response
+from ..web.limits import GAME_STARTS, limit
+from ..web.loaders import api_game
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)  # bearer tokens, not cookies, authorise the API
-
-
-def error(status: int, message: str, path: str | None = None):
-    """A JSON error response ``{"error", "path"}`` (a Response, so ``abort`` accepts it too)."""
-    response = jsonify(error=message, path=path)
-    response.status_code = status
-    return response
 
 
 def body() -> Any:
     """The request's JSON body, or a 422 response naming the problem."""
     obj = request.get_json(force=True, silent=True)
     if obj is None:
-        abort(error(422, "the body must be a JSON document", ""))
+        abort(error_response(422, "the body must be a JSON document", path=""))
     return obj
 
 
@@ -48,22 +44,6 @@ def game_links(stored: StoredGame) -> dict[str, str]:
     }
 
 
-def authorized(game_id: int, write: bool) -> StoredGame:
-    """The game if the bearer token fits it: 401 without a token, 404 for an unknown game
-    or a wrong token, 403 for the view token on a write."""
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        abort(error(401, "send the game's token as 'Authorization: Bearer <token>'"))
-    found = services.authorize(game_id, token.strip())
-    if found is None:
-        abort(error(404, "no game with this id and token"))
-    stored, can_edit = found
-    if write and not can_edit:
-        abort(error(403, "this is the read-only view token; changing the game needs its edit token"))
-    return stored
-
-
 def round_export(game: StoredGame | Game, number: int) -> dict[str, Any]:
     """Round ``number`` of the export, with its ``result``, plus the game's ``standings``.
     ``game`` is the stored game or the engine's game that a save just returned (which saves
@@ -73,12 +53,13 @@ def round_export(game: StoredGame | Game, number: int) -> dict[str, Any]:
 
 
 @bp.post("/games")
+@limit(GAME_STARTS)
 def create_game():
     """Create (or import) a game from a game document → 201 with id, tokens and links."""
     try:
         stored, game = services.create_game(body(), **security.creator())
     except ScoringError as exc:
-        return error(422, exc.message, exc.path)
+        return error_response(422, exc.message, path=exc.path)
     payload = {"id": stored.id, "edit_token": stored.edit_token, "view_token": stored.view_token,
                "links": game_links(stored), "game": export_game(game)}
     response = jsonify(payload)
@@ -90,7 +71,7 @@ def create_game():
 @bp.get("/games/<int:game_id>")
 def game(game_id: int):
     """The game's export with every result and the standings (edit or view token)."""
-    return jsonify(export_game(authorized(game_id, write=False).to_game()))
+    return jsonify(export_game(api_game(game_id, write=False).to_game()))
 
 
 @bp.post("/games/<int:game_id>/rounds")
@@ -98,14 +79,14 @@ def record_round(game_id: int):
     """Record the next round → 201 with the stored round and its result. With an
     ``Idempotency-Key`` header, a repeat of a save that was stored (its answer lost) gets
     200 with that round (header ``Idempotent-Replayed: true``) instead of a second round."""
-    stored = authorized(game_id, write=True)
+    stored = api_game(game_id, write=True)
     try:
         client_key = services.check_client_key(request.headers.get("Idempotency-Key"), "Idempotency-Key")
         earlier = services.round_with_key(stored, client_key)
     except ScoringError as exc:
-        return error(422, exc.message, exc.path)
+        return error_response(422, exc.message, path=exc.path)
     except services.Conflict as exc:
-        return error(409, exc.message)
+        return error_response(409, exc.message)
     if earlier is not None:
         response = jsonify(round_export(stored, earlier.number))
         response.headers["Idempotent-Replayed"] = "true"
@@ -113,13 +94,13 @@ def record_round(game_id: int):
     doc = body()
     number = doc.pop("number", None) if isinstance(doc, dict) else None
     if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
-        return error(422, "the round number must be a whole number", "number")
+        return error_response(422, "the round number must be a whole number", path="number")
     try:
         row, game = services.record_round(stored, doc, number, client_key)
     except ScoringError as exc:
-        return error(422, exc.message, exc.path)
+        return error_response(422, exc.message, path=exc.path)
     except services.Conflict as exc:
-        return error(409, exc.message)
+        return error_response(409, exc.message)
     response = jsonify(round_export(game, row.number))
     response.status_code = 201
     return response
@@ -128,33 +109,33 @@ def record_round(game_id: int):
 @bp.put("/games/<int:game_id>/rounds/<int:number>")
 def replace_round(game_id: int, number: int):
     """Replace an earlier round; later totals recompute."""
-    stored = authorized(game_id, write=True)
+    stored = api_game(game_id, write=True)
     doc = body()
     if isinstance(doc, dict) and doc.get("number", number) != number:
-        return error(422, f"the body's number does not match round {number} of the URL", "number")
+        return error_response(422, f"the body's number does not match round {number} of the URL", path="number")
     if isinstance(doc, dict):
         doc.pop("number", None)
     try:
         _, game = services.replace_round(stored, number, doc)
     except LookupError:
-        return error(404, f"there is no round {number}")
+        return error_response(404, f"there is no round {number}")
     except ScoringError as exc:
-        return error(422, exc.message, exc.path)
+        return error_response(422, exc.message, path=exc.path)
     except services.Conflict as exc:
-        return error(409, exc.message)
+        return error_response(409, exc.message)
     return jsonify(round_export(game, number))
 
 
 @bp.delete("/games/<int:game_id>/rounds/<int:number>")
 def delete_round(game_id: int, number: int):
     """Delete the last round (undo) → 204."""
-    stored = authorized(game_id, write=True)
+    stored = api_game(game_id, write=True)
     try:
         services.undo_round(stored, number)
     except LookupError:
-        return error(404, f"there is no round {number}")
+        return error_response(404, f"there is no round {number}")
     except services.Conflict as exc:
-        return error(409, exc.message)
+        return error_response(409, exc.message)
     return "", 204
 
 

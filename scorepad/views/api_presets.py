@@ -11,13 +11,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, request, url_for
+from flask import Blueprint, jsonify, url_for
 
-from .. import security, services
+from .. import services
 from ..extensions import csrf
-from ..models import StoredPreset
 from ..scoring import BUILTIN, Preset, ScoringError, preset_to_dict
-from .api import body, error
+from ..services import StoredPreset
+from ..web.device import address_key
+from ..web.errors import error_response
+from ..web.limits import PRESET_SAVES, limit
+from ..web.loaders import api_preset_to_write, preset_to_read
+from .api import body
 
 bp = Blueprint("api_presets", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)  # bearer tokens, not cookies, authorise the API
@@ -55,22 +59,6 @@ def parts(doc: Any) -> tuple[Any, Any, str]:
     return doc, "", ""
 
 
-def writable(preset_id: str) -> StoredPreset:
-    """The saved preset if the bearer token is its edit token: 403 for a built-in or a
-    wrong token, 404 for an unknown id, 401 without a token."""
-    if preset_id in BUILTIN:
-        abort(error(403, f"{preset_id} is a built-in preset and cannot be changed; POST a copy instead"))
-    stored = services.find_preset(preset_id)
-    if stored is None:
-        abort(error(404, f"no preset called {preset_id!r}"))
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        abort(error(401, "send the preset's edit token as 'Authorization: Bearer <token>'"))
-    if not services.preset_token_fits(stored, token.strip()):
-        abort(error(403, "this is not the edit token of this preset"))
-    return stored
-
-
 @bp.get("/presets")
 def presets():
     """The built-in presets (saved presets are listed only to the device that made them)."""
@@ -78,19 +66,15 @@ def presets():
 
 
 @bp.post("/presets")
+@limit(PRESET_SAVES)
 def create():
     """Save a new preset → 201 with its id and edit token (shown only here)."""
     obj, notes, path = parts(body())
-    refusal = security.too_many_presets(None)
-    if refusal is not None:
-        response = error(429, refusal)
-        response.headers["Retry-After"] = "3600"
-        return response
     try:
         stored = services.create_preset(obj, notes, None, path=path, notes_path="notes",
-                                        creator_address=security.address_key())
+                                        creator_address=address_key())
     except ScoringError as exc:
-        return error(422, exc.message, exc.path)
+        return error_response(422, exc.message, path=exc.path)
     answer = {**payload(stored.to_preset(), stored), "edit_token": stored.edit_token}
     response = jsonify(answer)
     response.status_code = 201
@@ -101,28 +85,23 @@ def create():
 @bp.get("/presets/<preset_id>")
 def preset(preset_id: str):
     """A built-in or saved preset."""
-    if preset_id in BUILTIN:
-        return jsonify(payload(BUILTIN[preset_id], None))
-    stored = services.find_preset(preset_id)
-    if stored is None:
-        return error(404, f"no preset called {preset_id!r}")
-    return jsonify(payload(stored.to_preset(), stored))
+    return jsonify(payload(*preset_to_read(preset_id, f"no preset called {preset_id!r}")))
 
 
 @bp.put("/presets/<preset_id>")
 def replace(preset_id: str):
     """Replace a saved preset's settings and notes (its id stays; games keep their copy)."""
-    stored = writable(preset_id)
+    stored = api_preset_to_write(preset_id)
     obj, notes, path = parts(body())
     try:
         services.update_preset(stored, obj, notes, path=path, notes_path="notes")
     except ScoringError as exc:
-        return error(422, exc.message, exc.path)
+        return error_response(422, exc.message, path=exc.path)
     return jsonify(payload(stored.to_preset(), stored))
 
 
 @bp.delete("/presets/<preset_id>")
 def delete(preset_id: str):
     """Delete a saved preset → 204 (games started with it keep their copy)."""
-    services.delete_preset(writable(preset_id))
+    services.delete_preset(api_preset_to_write(preset_id))
     return "", 204

@@ -27,6 +27,7 @@ from ..i18n import select_locale
 from ..models import StoredGame, token_digest
 from ..scoring import score
 from ..scoring.contracts import SEATS
+from ..web.loaders import any_game, game_to_read, game_to_view
 
 bp = Blueprint("board", __name__, url_prefix="/b")
 
@@ -52,14 +53,6 @@ def qr_svg(url: str) -> bytes:
     code.save(out, kind="svg", scale=4, border=4, dark="#000", light="#fff", xmldecl=False,
               title="QR code", unit=None)
     return out.getvalue()
-
-
-def load_view(token: str) -> StoredGame:
-    """The game of a view token; 404 (revealing nothing) for any other token."""
-    found = services.find_by_token(token)
-    if found is None or found[1]:
-        abort(404)
-    return found[0]
 
 
 #: The ETag's one query: the game's ``updated_at`` by its view token's digest (unique index).
@@ -138,7 +131,7 @@ def live_fragment(token: str, layout: str, etag: str) -> str:
     with _FRAGMENTS_LOCK:
         html = _FRAGMENTS.get(etag)
     if html is None:
-        stored = load_view(token)
+        stored = game_to_view(token)
         html = render_template("board/_live.html", **board_context(stored, layout, etag))
         with _FRAGMENTS_LOCK:
             _FRAGMENTS[etag] = html
@@ -174,10 +167,7 @@ def no_cache(response: Response) -> Response:
 
 
 def _page(token: str, layout: str):
-    found = services.find_by_token(token)
-    if found is None:
-        abort(404)
-    stored, can_edit = found
+    stored, can_edit = any_game(token)
     if can_edit:
         # The scorer's own link works too, but the board's address must never show the
         # edit token (it ends up on screens and in QR codes): move to the view token.
@@ -232,10 +222,7 @@ def live(token: str):
 def qr(token: str):
     """An SVG QR code of the board's absolute URL (edit or view token; it always shows
     the view token's board)."""
-    found = services.find_by_token(token)
-    if found is None:
-        abort(404)
-    response = make_response(qr_svg(board_url(found[0])))
+    response = make_response(qr_svg(board_url(game_to_read(token))))
     response.mimetype = "image/svg+xml"
     response.headers["Cache-Control"] = "private, max-age=86400"
     return response
@@ -245,10 +232,7 @@ def qr(token: str):
 def share(token: str):
     """The scorer's share page: the board's QR code large enough to scan across a table,
     the link as text and a copy button (edit token only; it shows no edit link)."""
-    found = services.find_by_token(token)
-    if found is None:
-        abort(404)
-    stored, can_edit = found
+    stored, can_edit = any_game(token)
     if not can_edit:
         return redirect(url_for("board.show", token=stored.view_token), 303)
     game = stored.to_game()

@@ -18,6 +18,8 @@ from ..scoring import Game, ScoringError, score
 from ..scoring.contracts import OUTCOME_FIELDS, SEATS
 from ..scoring.doubles import refusal
 from ..scoring.game import declarer_of, seats_of
+from ..web.limits import GAME_STARTS, limit
+from ..web.loaders import any_game
 
 bp = Blueprint("games", __name__)
 
@@ -29,24 +31,6 @@ SCORER_BLOCKS = ["game_live"]
 def inject_labels() -> dict[str, Any]:
     """The game's words (contract, suit and rank names) for every template."""
     return {"labels": labels}
-
-
-# -- loading a game by its token -----------------------------------------------------------
-
-def load(token: str) -> tuple[StoredGame, bool]:
-    """The game of an edit or view token and whether it may be changed; 404 otherwise."""
-    found = services.find_by_token(token)
-    if found is None:
-        abort(404)
-    return found
-
-
-def load_for_edit(token: str) -> StoredGame:
-    """The game of an edit token: 404 for an unknown token, 403 for the view token."""
-    stored, can_edit = load(token)
-    if not can_edit:
-        abort(403, _("This is the read-only link of the game; changing it needs the scorer's link."))
-    return stored
 
 
 def remember(stored: StoredGame) -> None:
@@ -198,6 +182,7 @@ def home(import_form: ImportGameForm | None = None, status: int = 200):
 
 
 @bp.post("/games/import")
+@limit(GAME_STARTS)
 def import_game():
     """Import a game document (a file): a new game with new links, its rounds replayed by
     the engine → 303 to its page; a bad file re-renders the home page with 422 and the
@@ -221,6 +206,7 @@ def import_game():
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
+@limit(GAME_STARTS)
 def new():
     """The new-game form; a valid one starts the game and goes to its page (303).
     ``?preset=<id>`` picks a preset (built-in or this device's) and its default players."""
@@ -245,7 +231,7 @@ def new():
 @bp.get("/g/<token>")
 def scorer(token: str):
     """The game page: score table, current round, the round form (edit token) or read-only."""
-    stored, can_edit = load(token)
+    stored, can_edit = any_game(token)
     if can_edit:
         remember(stored)
     context = scorer_context(stored, token, can_edit)

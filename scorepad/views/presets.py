@@ -13,58 +13,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import (Blueprint, Response, abort, flash, jsonify, redirect, render_template, request,
-                   session, url_for)
+from flask import Blueprint, Response, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from jinja2_fragments.flask import render_block
 
-from .. import htmx, labels, security, services
+from .. import htmx, labels, services
 from ..forms import ButtonForm, ImportPresetForm, PresetForm
 from ..i18n import error_text
-from ..models import StoredPreset
 from ..scoring import BUILTIN, Preset, ScoringError, preset_to_dict
 from ..scoring.contracts import VALUE_FIELDS, parse_contract
 from ..scoring.presets import DECKS
+from ..services import StoredPreset
+from ..web.device import address_key, device_id
+from ..web.limits import PRESET_SAVES, limit
+from ..web.loaders import preset_to_edit, preset_to_read
 
 bp = Blueprint("presets", __name__, url_prefix="/presets")
 
 EDITOR = "presets/edit.html"
-
-
-# -- the device and the presets it may see or change ----------------------------------------
-
-def this_device(create: bool = False) -> str | None:
-    """This device's id from the session cookie; with ``create`` a new one is made (and
-    the cookie becomes permanent, 400 days) when there is none yet."""
-    device = session.get("device")
-    if device is None and create:
-        device = services.new_device_id()
-        session["device"] = device
-    if device is not None:
-        session.permanent = True
-    return device
-
-
-def readable(preset_id: str) -> tuple[Preset, StoredPreset | None]:
-    """A built-in preset (with None) or a saved one (with its row); 404 otherwise."""
-    if preset_id in BUILTIN:
-        return BUILTIN[preset_id], None
-    stored = services.find_preset(preset_id)
-    if stored is None:
-        abort(404)
-    return stored.to_preset(), stored
-
-
-def editable(preset_id: str) -> StoredPreset:
-    """A saved preset this device created; 403 for a built-in or someone else's, 404 for none."""
-    if preset_id in BUILTIN:
-        abort(403, _("The built-in presets cannot be changed; copy one to make it yours."))
-    stored = services.find_preset(preset_id)
-    if stored is None:
-        abort(404)
-    if not services.owns_preset(stored, this_device()):
-        abort(403, _("Only the device that created this preset can change it; copy it to make it yours."))
-    return stored
 
 
 def totals(preset: Preset) -> dict[str, Any]:
@@ -124,12 +90,8 @@ def handle_editor(stored: StoredPreset | None) -> Response:
             services.check_notes(form.notes.data, "notes")
             return render_editor(form, stored, checked=True)
         if stored is None:
-            refusal = security.too_many_presets(this_device())
-            if refusal is not None:
-                form.add_problem(None, refusal)
-                return render_editor(form, stored, 429)
-            stored = services.create_preset(obj, form.notes.data, this_device(create=True),
-                                            creator_address=security.address_key())
+            stored = services.create_preset(obj, form.notes.data, device_id(create=True),
+                                            creator_address=address_key())
             flash(_("Saved “%(name)s”. It is offered when you start a new game.", name=stored.name))
         else:
             services.update_preset(stored, obj, form.notes.data)
@@ -138,6 +100,17 @@ def handle_editor(stored: StoredPreset | None) -> Response:
         form.add_engine_error(exc.path, error_text(exc))
         return render_editor(form, stored, 422)
     return redirect(url_for("presets.show", preset_id=stored.public_id), 303)
+
+
+def editor_at_limit(message: str) -> Response | None:
+    """The editor's answer to a Save beyond the preset limit: 429, the reason at the top and
+    what was typed kept. None for a button that stores nothing (a move, "Show totals")."""
+    form = PresetForm()
+    form.validate_on_submit()
+    if form.moved() is not None or form.check.data:
+        return None
+    form.add_problem(None, message)
+    return render_editor(form, None, 429)
 
 
 @bp.post("/preview")
@@ -154,18 +127,19 @@ def preview():
 @bp.get("")
 def index():
     """The built-in presets and this device's own, with New and Import."""
-    mine = [(s, s.to_preset()) for s in services.device_presets(this_device())]
+    mine = [(s, s.to_preset()) for s in services.device_presets(device_id())]
     return render_template("presets/index.html", mine=mine, builtin=list(BUILTIN.values()))
 
 
 @bp.route("/new", methods=["GET", "POST"])
+@limit(PRESET_SAVES, refuse=editor_at_limit)
 def new():
     """A new preset: from scratch (the tournament's settings) or a copy of ``?from=<id>``."""
     if request.method == "POST":
         return handle_editor(None)
     source_id = request.args.get("from")
     if source_id:
-        source, source_stored = readable(source_id)
+        source, source_stored = preset_to_read(source_id)
         obj = preset_to_dict(source)
         obj["name"] = _("Copy of %(name)s", name=labels.preset_name(source))[:60]
         notes = source_stored.notes if source_stored else "\n".join(str(n) for n in labels.preset_notes(source.id))
@@ -180,8 +154,8 @@ def new():
 def show(preset_id: str):
     """A preset: its settings, each contract's total, notes; for its owner Edit and Delete.
     A saved preset's page is its share link."""
-    preset, stored = readable(preset_id)
-    owner = stored is not None and services.owns_preset(stored, this_device())
+    preset, stored = preset_to_read(preset_id)
+    owner = stored is not None and services.owns_preset(stored, device_id())
     notes = stored.notes if stored else None
     return render_template("presets/show.html", preset=preset, stored=stored, owner=owner,
                            notes=notes, house_notes=labels.preset_notes(preset.id) if stored is None else [],
@@ -191,7 +165,7 @@ def show(preset_id: str):
 @bp.route("/<preset_id>/edit", methods=["GET", "POST"])
 def edit(preset_id: str):
     """Edit this device's preset (403 for a built-in or another device's preset)."""
-    stored = editable(preset_id)
+    stored = preset_to_edit(preset_id)
     if request.method == "POST":
         return handle_editor(stored)
     form = PresetForm(formdata=None, data=PresetForm.data_of(stored.preset, stored.notes))
@@ -201,7 +175,7 @@ def edit(preset_id: str):
 @bp.route("/<preset_id>/delete", methods=["GET", "POST"])
 def delete(preset_id: str):
     """Ask, then delete this device's preset; games started with it keep their copy."""
-    stored = editable(preset_id)
+    stored = preset_to_edit(preset_id)
     form = ButtonForm()
     if form.validate_on_submit():
         name = stored.name
@@ -214,25 +188,36 @@ def delete(preset_id: str):
 @bp.get("/<preset_id>/export")
 def export(preset_id: str):
     """The preset object of game-format.md as a JSON download."""
-    preset, _stored = readable(preset_id)
+    preset, _stored = preset_to_read(preset_id)
     response = jsonify(preset_to_dict(preset))
     response.headers["Content-Disposition"] = f'attachment; filename="barbu-preset-{preset.id}.json"'
     return response
 
 
+def import_at_limit(message: str) -> tuple[str, int] | None:
+    """The import page's answer to a preset beyond the limit: 429 with the reason next to the
+    field. None while the form or its JSON is wrong (the page says what, with 422)."""
+    form = ImportPresetForm()
+    if not form.validate_on_submit():
+        return None
+    try:
+        form.preset_json()
+    except ValueError:
+        return None
+    form.text.errors = [message]
+    return render_template("presets/import.html", form=form), 429
+
+
 @bp.route("/import", methods=["GET", "POST"])
+@limit(PRESET_SAVES, refuse=import_at_limit)
 def import_():
     """Import a preset object (pasted JSON or a file) as a new preset of this device."""
     form = ImportPresetForm()
     if form.validate_on_submit():
         try:
             obj = form.preset_json()
-            refusal = security.too_many_presets(this_device())
-            if refusal is not None:
-                form.text.errors = [refusal]
-                return render_template("presets/import.html", form=form), 429
-            stored = services.create_preset(obj, "", this_device(create=True), path="preset",
-                                            creator_address=security.address_key())
+            stored = services.create_preset(obj, "", device_id(create=True), path="preset",
+                                            creator_address=address_key())
         except ValueError as exc:
             if isinstance(exc, ScoringError):
                 form.text.errors = [f"{exc.path}: {error_text(exc)}" if exc.path != "preset" else error_text(exc)]

@@ -19,7 +19,8 @@ from ..models import StoredGame
 from ..scoring import Game, ScoringError, parse_round, score
 from ..scoring.doubles import pair_settlements
 from ..scoring.game import contracts_left, declarer_of, seats_of
-from .games import SCORER_BLOCKS, contract_choices, load, load_for_edit, round_form_context, scorer_context, short_names
+from ..web.loaders import any_game, game_to_edit
+from .games import SCORER_BLOCKS, contract_choices, round_form_context, scorer_context, short_names
 
 bp = Blueprint("rounds", __name__, url_prefix="/g/<token>/rounds")
 
@@ -45,7 +46,7 @@ def after_change(stored: StoredGame, token: str):
 def new(token: str):
     """Step 2 of recording (the form for ``?contract=``), or step 1 without it; for htmx
     only the round-form block."""
-    stored = load_for_edit(token)
+    stored = game_to_edit(token)
     context = scorer_context(stored, token, True, contract=request.args.get("contract"))
     return htmx.page_or_blocks(SCORER, ["round_form"], **context)
 
@@ -54,7 +55,7 @@ def new(token: str):
 def create(token: str):
     """Record the next round: 303 (htmx: the live part of the page), 422 with the
     messages next to the fields, 409 when the game changed meanwhile."""
-    stored = load_for_edit(token)
+    stored = game_to_edit(token)
     game = stored.to_game()
     form = RoundForm()
     contract = form.contract.data
@@ -97,7 +98,7 @@ def create(token: str):
 @bp.post("/undo")
 def undo(token: str):
     """Delete the last round (the one the button named): 303, or 409 if it is no longer the last."""
-    stored = load_for_edit(token)
+    stored = game_to_edit(token)
     form = UndoForm()
     if not form.validate_on_submit():
         abort(400)
@@ -156,7 +157,7 @@ def preview_response(game: Game, index: int, form: RoundForm):
 def preview(token: str):
     """The settlement preview of the next round as entered so far (nothing is stored):
     for htmx the preview fragment, otherwise the game page with the form and its preview."""
-    stored = load_for_edit(token)
+    stored = game_to_edit(token)
     game = stored.to_game()
     form = RoundForm()
     if not form.validate_on_submit():
@@ -185,7 +186,7 @@ def round_at(stored: StoredGame, number: int):
 def show(token: str, number: int):
     """One round: contract, declarer, outcome in words, doubles, what moved between each
     pair that doubled, and its result."""
-    stored, can_edit = load(token)
+    stored, can_edit = any_game(token)
     game, rnd, result = round_at(stored, number)
     seats = seats_of(game.preset, game.first_declarer, number - 1, rnd.contract)
     settlement = settlement_of(game, number - 1, rnd)
@@ -198,7 +199,7 @@ def show(token: str, number: int):
 def edit_preview(token: str, number: int):
     """The settlement preview of an edited round (nothing is stored): for htmx the
     fragment, otherwise the edit page with the preview."""
-    stored = load_for_edit(token)
+    stored = game_to_edit(token)
     game, rnd, _result = round_at(stored, number)
     form = RoundForm()
     if not form.validate_on_submit():
@@ -235,7 +236,7 @@ def render_edit(stored, token, game, number, rnd, free, form, contract, status=2
 def edit(token: str, number: int):
     """Correct an earlier round (the contract may change to one still free for its
     declarer); later totals recompute. 303 to the game page, 422 with the messages."""
-    stored = load_for_edit(token)
+    stored = game_to_edit(token)
     game, rnd, _result = round_at(stored, number)
     preset = game.preset
     declarer = declarer_of(preset, game.first_declarer, number - 1)

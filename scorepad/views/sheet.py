@@ -32,6 +32,7 @@ from ..models import StoredGame
 from ..scoring import Game, Preset, export_game, score
 from ..scoring.contracts import SEATS
 from ..scoring.game import declarer_of
+from ..web.loaders import any_game, game_to_read
 
 bp = Blueprint("sheet", __name__, url_prefix="/s")
 
@@ -244,16 +245,6 @@ def house_notes(preset: Preset) -> list[str]:
     return notes
 
 
-# -- loading ---------------------------------------------------------------------------------
-
-def load_any(token: str) -> StoredGame:
-    """The game of an edit or view token (read-only here); 404 for any other token."""
-    found = services.find_by_token(token)
-    if found is None:
-        abort(404)
-    return found[0]
-
-
 def options() -> tuple[dict[str, Any], dict[str, str]]:
     """The print page's options from the query string: ``place`` (free text, at most 80
     characters), ``date`` (YYYY-MM-DD) and ``paper`` (``a4`` | ``letter``), and the
@@ -302,10 +293,7 @@ def sheet_context(stored: StoredGame, blank: bool) -> dict[str, Any]:
 # -- pages ---------------------------------------------------------------------------------
 
 def _print_page(token: str, blank: bool):
-    found = services.find_by_token(token)
-    if found is None:
-        abort(404)
-    stored, can_edit = found
+    stored, can_edit = any_game(token)
     endpoint = "sheet.blank" if blank else "sheet.show"
     if can_edit:
         return redirect(url_for(endpoint, token=stored.view_token, **request.args), 303)
@@ -358,7 +346,7 @@ def pdf(token: str):
     """The score sheet (or ``?blank=1`` the blank sheet) as a one-page PDF."""
     from weasyprint import HTML  # imported here: loading pango takes a moment
 
-    stored = load_any(token)
+    stored = game_to_read(token)
     is_blank = request.args.get("blank") == "1"
     context = sheet_context(stored, is_blank)
     if context["errors"]:
@@ -409,7 +397,7 @@ def sheet_csv(stored: StoredGame) -> str:
 @bp.get("/<token>/sheet.csv")
 def csv_download(token: str):
     """The sheet as CSV (UTF-8 with a byte-order mark, so Excel reads the accents right)."""
-    stored = load_any(token)
+    stored = game_to_read(token)
     body = sheet_csv(stored).encode("utf-8-sig")
     return send_file(io.BytesIO(body), mimetype="text/csv", as_attachment=True,
                      download_name=download_name(stored, "csv"), max_age=0)
@@ -418,7 +406,7 @@ def csv_download(token: str):
 @bp.get("/<token>/game.json")
 def export(token: str):
     """The game document with every result and the standings (game-format.md export)."""
-    stored = load_any(token)
+    stored = game_to_read(token)
     body = json.dumps(export_game(stored.to_game()), ensure_ascii=False, indent=2).encode()
     response: Response = send_file(io.BytesIO(body), mimetype="application/json", as_attachment=True,
                                    download_name=download_name(stored, "json"), max_age=0)

@@ -1,0 +1,65 @@
+"""Every error answer of the app, in one place: JSON ``{"error": ..., "path": ...}`` for the
+API and for clients that prefer JSON, the error page (templates/errors.html) for people.
+
+``error_response`` builds the answer; views return it or ``abort(error_response(...))``.
+``register`` makes Flask's own errors (404, 405, a CSRF failure, a 500 ...) answer the same way.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, Response, jsonify, make_response, render_template, request
+from flask_babel import gettext
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+from werkzeug.http import HTTP_STATUS_CODES
+
+from ..i18n import http_error_text
+
+#: The statuses whose Flask errors the app answers itself (any other keeps Werkzeug's page).
+HANDLED = (400, 403, 404, 405, 409, 413, 422, 429)
+
+
+def wants_json() -> bool:
+    """True for a request under ``/api/`` (always JSON), or whose Accept header prefers JSON
+    to HTML (a browser's or htmx's ``*/*`` does not: pages answer with HTML)."""
+    if request.path.startswith("/api/"):
+        return True
+    return request.accept_mimetypes.best_match(["text/html", "application/json"]) == "application/json"
+
+
+def error_response(code: int, description: str, *, name: str | None = None, path: str | None = None,
+                   retry_after: int | None = None) -> Response:
+    """An error answer with status ``code``: ``{"error": description, "path": path}`` as JSON
+    (see :func:`wants_json`), else the error page titled ``name`` (the status's stock name by
+    default; stock English texts are translated, anything else is shown as given).
+    ``retry_after`` (seconds) becomes the ``Retry-After`` header. A Response, so ``abort``
+    accepts it too."""
+    if wants_json():
+        response = jsonify(error=description, path=path)
+    else:
+        title, text = http_error_text(name or HTTP_STATUS_CODES.get(code, "Error"), description)
+        response = make_response(render_template("errors.html", code=code, name=title, description=text))
+    response.status_code = code
+    if retry_after is not None:
+        response.headers["Retry-After"] = str(retry_after)
+    return response
+
+
+def register(app: Flask, rollback) -> None:
+    """Answer Flask's errors with :func:`error_response`. ``rollback`` is called on a 500
+    first, so that the session is usable again for the next request after a failed transaction."""
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(error: CSRFError) -> Response:
+        return error_response(400, error.description, name=error.name)
+
+    for code in HANDLED:
+
+        @app.errorhandler(code)
+        def http_error(error: HTTPException) -> Response:
+            return error_response(error.code or 500, error.description or "", name=error.name)
+
+    @app.errorhandler(500)
+    def internal_error(error: HTTPException) -> Response:
+        rollback()
+        return error_response(500, gettext("Something went wrong on our side."), name=gettext("Internal Server Error"))
