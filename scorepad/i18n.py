@@ -21,8 +21,8 @@ def select_locale() -> str:
     languages = current_app.config["LANGUAGES"]
     chosen = session.get(SESSION_KEY)
     if chosen in languages:
-        return chosen
-    return request.accept_languages.best_match(languages) or current_app.config["BABEL_DEFAULT_LOCALE"]
+        return str(chosen)
+    return request.accept_languages.best_match(languages) or str(current_app.config["BABEL_DEFAULT_LOCALE"])
 
 
 def engine_text(template: str, **params: object) -> str:

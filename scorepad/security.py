@@ -120,7 +120,8 @@ def init_app(app: Flask) -> None:
     """Install headers, cookie settings, proxy handling, the NUL refusal and log redaction on ``app``."""
     proxies = app.config.get("TRUSTED_PROXIES", 0)
     if proxies:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies)
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]  # Flask's documented way to wrap the WSGI app
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies)
     # Registered before Talisman's, so it runs after it (Flask runs after_request handlers in
     # reverse): static files are not documents, so the document-only headers are dropped.
     app.after_request(_static_without_document_headers)

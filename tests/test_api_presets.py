@@ -154,3 +154,18 @@ def test_one_address_saves_at_most_its_number_of_presets_through_the_api(app, cl
     assert client.post("/api/v1/presets", json={"preset": obj}).status_code == 201  # the window moved on
     other = client.post("/api/v1/presets", json={"preset": obj}, environ_base={"REMOTE_ADDR": "10.0.0.7"})
     assert other.status_code == 201
+
+
+def test_every_refusal_names_the_token_it_wants_as_json(client, house):
+    url = f"/api/v1/presets/{house['id']}"
+    assert client.delete(url).get_json() == {
+        "error": "send the preset's edit token as 'Authorization: Bearer <token>'", "path": None}
+    assert client.delete(url, headers={"Authorization": "Basic " + house["edit_token"]}).status_code == 401
+    assert client.delete(url, headers=bearer("wrong")).get_json() == {
+        "error": "this is not the edit token of this preset", "path": None}
+    assert client.get("/api/v1/presets/nosuchpreset").get_json() == {
+        "error": "no preset called 'nosuchpreset'", "path": None}
+    assert client.delete("/api/v1/presets/brader", headers=bearer("x")).get_json() == {
+        "error": "brader is a built-in preset and cannot be changed; POST a copy instead", "path": None}
+    # The scheme is case-insensitive and spaces around the token do not count.
+    assert client.delete(url, headers={"Authorization": f"bearer  {house['edit_token']} "}).status_code == 204

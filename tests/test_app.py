@@ -1,5 +1,7 @@
 """Smoke tests for the application factory."""
 
+import pytest
+
 from scorepad import create_app
 from scorepad.config import TestConfig, database_url
 
@@ -46,3 +48,25 @@ def test_unknown_api_path_answers_json(client):
     assert response.status_code == 404
     assert response.json["path"] is None
     assert response.json["error"]
+
+
+def test_a_client_that_prefers_json_gets_its_errors_as_json(client):
+    response = client.get("/no-such-page", headers={"Accept": "application/json"})
+    assert response.status_code == 404
+    assert response.mimetype == "application/json"
+    assert response.json["path"] is None and response.json["error"]
+
+
+@pytest.mark.parametrize("accept", ["text/html,application/xhtml+xml,*/*;q=0.8", "*/*",
+                                    "application/json;q=0.5, text/html"])
+def test_browsers_and_htmx_get_the_error_page(client, accept):
+    response = client.get("/no-such-page", headers={"Accept": accept})
+    assert response.status_code == 404
+    assert response.mimetype == "text/html"
+    assert b"<h1>404 Not Found</h1>" in response.data
+
+
+def test_an_api_error_stays_json_whatever_the_client_accepts(client):
+    response = client.get("/api/v1/no-such-thing", headers={"Accept": "text/html"})
+    assert response.status_code == 404
+    assert sorted(response.json) == ["error", "path"] and response.json["path"] is None

@@ -2,6 +2,8 @@
 time, never logged), markup in names always escaped, and limits on what one client stores."""
 
 import hashlib
+import html as html_lib
+import io
 import json
 import logging
 import re
@@ -14,7 +16,7 @@ from werkzeug.serving import WSGIRequestHandler
 
 from scorepad import security, services
 from scorepad.extensions import db
-from scorepad.models import StoredGame, utcnow
+from scorepad.models import StoredGame, StoredPreset, utcnow
 
 EXAMPLE = json.loads((Path(__file__).parent / "data" / "examples" / "tournament-full.json").read_text())
 NASTY = ["<script>alert(1)</script>", '"><img src=x onerror=alert(2)>', "O'Brien & <b>Co</b>", "</textarea><svg/onload=x>"]
@@ -258,6 +260,55 @@ def test_a_body_over_the_size_limit_is_refused_with_413(client):
     response = client.post("/api/v1/games", json=big)
     assert response.status_code == 413
     assert response.get_json()["error"]
+
+
+NEW_GAME_FORM = {"title": "", "first_declarer": "0", "preset": "tournament",
+                 **{f"players-{seat}": name for seat, name in enumerate(EXAMPLE["game"]["players"])}}
+PRESET_OBJECT = {"name": "Thursday club", "contracts": [{"id": "no-tricks", "per_trick": -2}]}
+
+
+def game_file() -> dict:
+    return {"file": (io.BytesIO(json.dumps(EXAMPLE["game"]).encode()), "game.json")}
+
+
+# Every way to store a game or a preset, as (what is stored, method and URL, request arguments).
+# Each view carries its limit itself (@limit): a view left without it would store here.
+STARTS = [
+    ("game", "/games/new", lambda: {"data": NEW_GAME_FORM}),
+    ("game", "/games/import", lambda: {"data": game_file(), "content_type": "multipart/form-data"}),
+    ("game", "/api/v1/games", lambda: {"json": EXAMPLE["game"]}),
+    ("preset", "/presets/new", lambda: {"data": {"name": "Thursday club", "deck": "52", "save": "y"}}),
+    ("preset", "/presets/import", lambda: {"data": {"text": json.dumps(PRESET_OBJECT)}}),
+    ("preset", "/api/v1/presets", lambda: {"json": PRESET_OBJECT}),
+]
+
+
+@pytest.mark.parametrize("kind, url, arguments", STARTS, ids=[url for _kind, url, _args in STARTS])
+def test_every_way_to_store_a_game_or_preset_is_limited(app, kind, url, arguments):
+    app.config["MAX_GAMES_PER_ADDRESS"] = 0  # this address may start no game ...
+    app.config["MAX_PRESETS_PER_ADDRESS"] = 0  # ... and save no preset
+    response = app.test_client().post(url, **arguments())
+    assert response.status_code == 429
+    expected = ("0 games were started from this network" if kind == "game"
+                else "0 presets were saved from this network")
+    assert expected in html_lib.unescape(response.get_data(as_text=True))
+    with app.app_context():
+        assert db.session.query(StoredGame).count() == 0
+        assert db.session.query(StoredPreset).count() == 0
+
+
+def test_a_refused_game_start_says_why_on_an_error_page_with_retry_after(app):
+    app.config["MAX_GAMES_PER_ADDRESS"] = 0
+    response = app.test_client().post("/games/new", data=NEW_GAME_FORM)
+    assert response.status_code == 429
+    assert response.headers["Retry-After"] == "3600"
+    assert response.mimetype == "text/html"
+    assert "<h1>429 Too many games</h1>" in response.get_data(as_text=True)
+
+
+def test_the_game_limit_counts_only_posts(app):
+    app.config["MAX_GAMES_PER_ADDRESS"] = 0
+    assert app.test_client().get("/games/new").status_code == 200
 
 
 def test_one_device_cannot_start_more_than_its_games(app):

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, flash, jsonify, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from jinja2_fragments.flask import render_block
 
@@ -71,7 +72,7 @@ def render_editor(form: PresetForm, stored: StoredPreset | None, status: int = 2
     return htmx.vary(Response(render_template(EDITOR, **context), status))
 
 
-def handle_editor(stored: StoredPreset | None) -> Response:
+def handle_editor(stored: StoredPreset | None) -> ResponseReturnValue:
     """A POST of the editor: a move button (re-render, nothing stored), "Show totals"
     (check with the engine, nothing stored) or Save (303 to the preset; 422 with the
     messages next to the fields)."""

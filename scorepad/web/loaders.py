@@ -1,8 +1,9 @@
 """Loading a game or a preset by what the request presents, one function per role:
 
 - pages: :func:`any_game` (edit or view token, and which), :func:`game_to_read` (either,
-  read-only), :func:`game_to_edit` (edit token; 403 for the view token), :func:`game_to_view` (view token only; 404 for any other, revealing
-  nothing); :func:`preset_to_read` and :func:`preset_to_edit` (this device's own);
+  read-only), :func:`game_to_edit` (edit token; 403 for the view token), :func:`game_to_view`
+  (view token only; 404 for any other, revealing nothing); :func:`preset_to_read` and
+  :func:`preset_to_edit` (this device's own);
 - the JSON API: :func:`bearer_token` (the ``Authorization: Bearer`` header), :func:`api_game`
   and :func:`api_preset_to_write` (reading a preset needs only its id: :func:`preset_to_read`).
 
@@ -20,7 +21,6 @@ from ..scoring import BUILTIN, Preset
 from ..services import StoredGame, StoredPreset
 from .device import device_id
 from .errors import error_response
-
 
 # -- games, by a token in the page's URL ------------------------------------------------------
 
