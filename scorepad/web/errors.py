@@ -7,6 +7,8 @@ API and for clients that prefer JSON, the error page (templates/errors.html) for
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import Flask, Response, jsonify, make_response, render_template, request
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
@@ -45,7 +47,7 @@ def error_response(code: int, description: str, *, name: str | None = None, path
     return response
 
 
-def register(app: Flask, rollback) -> None:
+def register(app: Flask, rollback: Callable[[], object]) -> None:
     """Answer Flask's errors with :func:`error_response`. ``rollback`` is called on a 500
     first, so that the session is usable again for the next request after a failed transaction."""
 
