@@ -87,8 +87,8 @@ def limit(which: Limit, refuse: Callable[[str], ResponseReturnValue | None] | No
     """Decorate a view so that a POST beyond ``which`` is refused before the view runs: 429
     with the message (error page or JSON, see :func:`~scorepad.web.errors.error_response`)
     and ``Retry-After``. ``refuse(message)``, when given, answers instead (a page that keeps
-    what was typed); when it returns None the request stores nothing and the view runs.
-    The decorated view lists its limits in ``view.limits``."""
+    what was typed); it returns None for a POST that stores nothing (a button that only
+    re-renders, a form with errors), and the view then runs as usual."""
 
     def decorate(view: View) -> View:
         @functools.wraps(view)
@@ -102,7 +102,6 @@ def limit(which: Limit, refuse: Callable[[str], ResponseReturnValue | None] | No
                         return answer
             return view(*args, **kwargs)
 
-        limited.limits = (*getattr(view, "limits", ()), which)  # type: ignore[attr-defined]
         return limited  # type: ignore[return-value]
 
     return decorate
