@@ -144,6 +144,27 @@ class PairSettlement:
     multiplier: int
     amount: int
 
+    @property
+    def payer(self) -> int:
+        """The seat that pays (``b`` when ``amount`` ≥ 0)."""
+        return self.b if self.amount >= 0 else self.a
+
+    @property
+    def payee(self) -> int:
+        """The seat that is paid (``a`` when ``amount`` ≥ 0)."""
+        return self.a if self.amount >= 0 else self.b
+
+    @property
+    def paid(self) -> int:
+        """Points moving from :attr:`payer` to :attr:`payee` (≥ 0)."""
+        return abs(self.amount)
+
+    @property
+    def difference(self) -> int:
+        """The raw-score difference the multiplier applies to (≥ 0): ``paid ÷ multiplier``
+        (0 with a multiplier of 0)."""
+        return self.paid // self.multiplier if self.multiplier else 0
+
 
 def pair_settlements(raw: tuple[int, ...], doubles: Iterable[Double], declarer: int,
                      doubling: Doubling) -> tuple[PairSettlement, ...]:
