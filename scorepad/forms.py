@@ -17,19 +17,8 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
-from wtforms import (
-    BooleanField,
-    FieldList,
-    Form,
-    FormField,
-    HiddenField,
-    RadioField,
-    SelectField,
-    SelectMultipleField,
-    StringField,
-    SubmitField,
-    TextAreaField,
-)
+from wtforms import (BooleanField, FieldList, Form, FormField, HiddenField, RadioField, SelectField,
+                     SelectMultipleField, StringField, SubmitField, TextAreaField)
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Optional
 

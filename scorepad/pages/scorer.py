@@ -9,13 +9,7 @@ from ..i18n import engine_text
 from ..scoring import Game, score
 from ..scoring.contracts import OUTCOME_FIELDS, SEATS
 from ..scoring.doubles import family_cells, refusal
-from ..scoring.game import (
-    declared_in,
-    leaders,
-    quota_reminders,
-    seats_of,
-    split_applies,
-)
+from ..scoring.game import declared_in, leaders, quota_reminders, seats_of, split_applies
 from .common import short_names, standings_part
 
 

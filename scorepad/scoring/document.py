@@ -13,17 +13,7 @@ from typing import Any
 from .contracts import SEATS, START_RANKS, TRUMP_SUITS, is_int, parse_outcome
 from .doubles import validate_doubles
 from .errors import N_, ScheduleError, ScoringError, join
-from .game import (
-    Game,
-    Round,
-    Scores,
-    contract_choices,
-    contracts_left,
-    declared_later,
-    declarer_of,
-    not_played,
-    score,
-)
+from .game import Game, Round, Scores, contract_choices, contracts_left, declared_later, declarer_of, not_played, score
 from .presets import Preset, preset_to_dict, resolve_preset
 
 FORMAT = "barbu-scorepad/game@1"

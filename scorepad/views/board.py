@@ -17,25 +17,13 @@ from typing import Any
 
 import segno
 from cachetools import LRUCache
-from flask import (
-    Blueprint,
-    Response,
-    abort,
-    current_app,
-    make_response,
-    redirect,
-    render_template,
-    request,
-    url_for,
-)
+from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import force_locale, get_locale
 
 from .. import services
 from ..i18n import select_locale
 from ..pages.board import board_page
-from ..services import (
-    StoredGame,  # the stored game's type only: views reach the tables through services
-)
+from ..services import StoredGame  # the stored game's type only: views reach the tables through services
 
 bp = Blueprint("board", __name__, url_prefix="/b")
 

@@ -7,16 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import (
-    Blueprint,
-    abort,
-    flash,
-    redirect,
-    render_template,
-    request,
-    session,
-    url_for,
-)
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 
 from .. import htmx, labels, security, services
@@ -24,9 +15,7 @@ from ..forms import ButtonForm, ImportGameForm, NewGameForm, RoundForm
 from ..i18n import error_text
 from ..pages.scorer import recent_game, scorer_page
 from ..scoring import ScoringError
-from ..services import (
-    StoredGame,  # the stored game's type only: views reach the tables through services
-)
+from ..services import StoredGame  # the stored game's type only: views reach the tables through services
 
 bp = Blueprint("games", __name__)
 

@@ -9,32 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import (
-    Blueprint,
-    abort,
-    make_response,
-    redirect,
-    render_template,
-    request,
-    url_for,
-)
+from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from .. import htmx, labels, services
 from ..forms import RoundForm, UndoForm
 from ..i18n import engine_text, error_text
-from ..pages.rounds import (
-    edit_page,
-    free_of,
-    preview_fragment,
-    round_page,
-    settlement_of,
-)
+from ..pages.rounds import edit_page, free_of, preview_fragment, round_page, settlement_of
 from ..scoring import Game, MissingPart, ScoringError, parse_round, score
 from ..scoring.game import declarer_of
-from ..services import (
-    StoredGame,  # the stored game's type only: views reach the tables through services
-)
+from ..services import StoredGame  # the stored game's type only: views reach the tables through services
 from .games import SCORER_BLOCKS, load, load_for_edit, scorer_context
 
 bp = Blueprint("rounds", __name__, url_prefix="/g/<token>/rounds")

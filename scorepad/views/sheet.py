@@ -20,25 +20,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import (
-    Blueprint,
-    Response,
-    abort,
-    current_app,
-    redirect,
-    render_template,
-    request,
-    send_file,
-    url_for,
-)
+from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, send_file, url_for
 from flask_babel import gettext as _
 
 from .. import services
 from ..pages.sheet import sheet_csv, sheet_page
 from ..scoring import export_game
-from ..services import (
-    StoredGame,  # the stored game's type only: views reach the tables through services
-)
+from ..services import StoredGame  # the stored game's type only: views reach the tables through services
 
 bp = Blueprint("sheet", __name__, url_prefix="/s")
 
