@@ -1,6 +1,7 @@
 """The scorer's pages: home (recent games on this device), a new game, the game page.
 
-Everything shown is computed by the engine (``scoring.score``); templates only display it.
+Everything shown is computed by the engine (``scoring.score``) and arranged by
+:mod:`scorepad.pages.scorer`; templates only display it.
 """
 
 from __future__ import annotations
