@@ -263,7 +263,7 @@ def _etag_sql(dialect: Dialect) -> tuple[str, tuple[str, ...] | None]:
     compiled = _ETAG_SQL.get(dialect.name)
     if compiled is None:
         statement = _ETAG_QUERY.compile(dialect=dialect)
-        order = tuple(statement.positiontup) if statement.positional else None
+        order = tuple(statement.positiontup or ()) if statement.positional else None
         compiled = _ETAG_SQL[dialect.name] = (statement.string, order)
     return compiled
 

@@ -153,7 +153,7 @@ def live(token: str):
     varies = language is None
     if varies:
         language = select_locale()
-    if layout not in LAYOUTS or language not in current_app.config["LANGUAGES"]:
+    if layout not in LAYOUTS or language is None or language not in current_app.config["LANGUAGES"]:
         abort(404)
     etag = live_etag(token, layout, language)
     if etag is None:
