@@ -275,3 +275,14 @@ def test_the_contract_defaults_are_the_tournament_values():
                                            "per_heart": -2, "ace": -6, "king": -20}
     # the seven tournament contracts' totals cancel (−130 + 130)
     assert TOURNAMENT.run_total() == 0
+
+
+@pytest.mark.parametrize("rotation", ["run", "round"])
+def test_the_fixed_contract_of_each_round_is_the_one_the_schedule_offers(rotation):
+    preset = parse_preset({**_french_object(), "rotation": rotation})
+    rounds = []
+    for index in range(preset.round_count):
+        declarer = (0 + (index if rotation == "round" else index // 7)) % 4
+        (offered,) = contract_choices(preset, contracts_left(preset, 0, rounds, declarer))
+        assert offered == fixed_contract(preset, index)
+        rounds.append(Round(offered))
