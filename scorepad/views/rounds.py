@@ -36,6 +36,12 @@ def game_page(stored: StoredGame, token: str, status: int = 200, **kwargs: Any):
     return htmx.page_or_blocks(SCORER, SCORER_BLOCKS, status=status, **context)
 
 
+def conflict_page(stored: StoredGame, token: str, conflict: services.Conflict):
+    """The game page with status 409 and why the change was refused (data-refusal
+    ``conflict``)."""
+    return game_page(stored, token, 409, message=engine_text(conflict.template, **conflict.params))
+
+
 def after_change(stored: StoredGame, token: str):
     """After a save or an undo: 303 to the game page, or for htmx its fresh live part."""
     url = url_for("games.scorer", token=token)
@@ -71,7 +77,7 @@ def create(token: str):
             form.add_engine_error(exc.path, error_text(exc))
             client_key = None
         except services.Conflict as exc:
-            return game_page(stored, token, 409, message=engine_text(exc.template, **exc.params))
+            return conflict_page(stored, token, exc)
         document = form.round_document(game.preset, game.players)
         if document is not None and not form.has_errors:
             number = int(form.number.data) if (form.number.data or "").isdigit() else None
@@ -80,7 +86,7 @@ def create(token: str):
             except ScoringError as exc:
                 form.add_engine_error(exc.path, error_text(exc))
             except services.Conflict as exc:
-                return game_page(stored, token, 409, message=engine_text(exc.template, **exc.params))
+                return conflict_page(stored, token, exc)
             else:
                 return after_change(stored, token)
     upcoming = score(game).standings.next
@@ -110,7 +116,7 @@ def undo(token: str):
     except LookupError:
         return game_page(stored, token, 409, message=_("There is no round to undo."))
     except services.Conflict as exc:
-        return game_page(stored, token, 409, message=engine_text(exc.template, **exc.params))
+        return conflict_page(stored, token, exc)
     return after_change(stored, token)
 
 
