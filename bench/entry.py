@@ -75,13 +75,14 @@ class Scorer:
 
 def read_grid(page: Page) -> dict:
     """What the server rendered: usable cells, redouble cells (with the double they need),
-    and the rows that have a family shortcut."""
+    and for each row with a family shortcut the cells it ticks (its data-cells)."""
     return page.evaluate("""() => {
       const cells = Array.from(document.querySelectorAll("form.round-form input[name='doubles']"));
       return {
         cells: cells.map(c => c.value),
         needs: Object.fromEntries(cells.filter(c => c.dataset.needs).map(c => [c.value, c.dataset.needs])),
-        family: Array.from(document.querySelectorAll("[data-shortcut='family']")).map(b => b.dataset.row),
+        family: Object.fromEntries(Array.from(document.querySelectorAll("[data-shortcut='family']"))
+          .map(b => [b.dataset.row, b.dataset.cells.split(" ")])),
         max: Array.from(document.querySelectorAll("[data-shortcut='max']")).map(b => b.dataset.row),
       };
     }""")
@@ -91,7 +92,7 @@ def plan_doubles(grid: dict, target: set[str]) -> list[tuple[str, str]]:
     """The fewest taps from an empty grid to ``target``: breadth-first search over the
     grid states, each tap modelled as entry.js applies it (a cell toggles, a redouble only
     once its double is ticked; "max" sets a row to every usable cell, or for the declarer
-    to every redouble whose double is ticked; "family" sets a row to both neighbours; a
+    to every redouble whose double is ticked; "family" sets a row to the cells its button names; a
     removed double drops its redouble)."""
     cells, needs = grid["cells"], grid["needs"]
 
@@ -119,8 +120,7 @@ def plan_doubles(grid: dict, target: set[str]) -> list[tuple[str, str]]:
                 if kind == "max":
                     on = {c for c in mine if c not in needs or needs[c] in state}
                 else:
-                    a = int(arg)
-                    on = {c for c in mine if int(c.split("-")[1]) in ((a + 1) % 4, (a + 3) % 4)}
+                    on = set(mine) & set(grid["family"][arg])  # the cells the button's data-cells names
                 new = (state - set(mine)) | on
             new = sync(new)
             if new not in seen:

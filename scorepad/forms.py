@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -25,6 +26,8 @@ from . import labels
 from .scoring import BUILTIN, Preset, Round
 from .scoring.contracts import OUTCOME_FIELDS, SEATS, START_RANKS, TRUMP_SUITS
 from .scoring.doubles import refusal
+from .scoring.game import not_played
+from .scoring.presets import CONTRACT_DEFAULTS, DEFAULT_DOUBLING, doubling_to_dict
 
 DRAW = "draw"  # the first-declarer choice "draw by lot"
 COUNT_PARTS = ("tricks", "queens", "hearts")
@@ -289,11 +292,6 @@ PLACE_QUESTIONS = (_l("Choose who went out first."), _l("Choose who went out sec
                    _l("Choose who went out third."))
 
 
-def not_played(preset: Preset, contract: str, pairs: list) -> bool:
-    """True when the preset splits an undoubled negative contract and nobody doubled."""
-    return preset.undoubled_negative == "split" and preset.contract(contract).negative and not pairs
-
-
 def count_message(part: str, player: str, tricks: int) -> str:
     """The form's message for an empty or non-numeric count of ``part`` for ``player``."""
     if part == "tricks":
@@ -311,16 +309,6 @@ class UndoForm(FlaskForm):
 
 # -- the preset editor ------------------------------------------------------------------------
 
-#: The values a contract switched on in the editor starts with (the tournament's; Ravage
-#: City −36, Salade every tournament penalty at once).
-CONTRACT_DEFAULTS: dict[str, dict[str, Any]] = {
-    "no-tricks": {"per_trick": -2}, "no-queens": {"per_queen": -6},
-    "no-last-two": {"penultimate": -10, "last": -20}, "no-hearts": {"per_heart": -2, "ace": -6},
-    "no-king-of-hearts": {"king": -20}, "trumps": {"per_trick": 5},
-    "domino": {"places": [45, 20, 5, -5]}, "ravage-city": {"penalty": -36},
-    "salade": {"per_trick": -2, "per_queen": -6, "penultimate": -10, "last": -20,
-               "per_heart": -2, "ace": -6, "king": -20},
-}
 DOUBLING_NUMBERS = ("single", "mutual", "quota", "quota_penalty")
 NUMBER_RE = re.compile(r"[+\-\u2212]?\d{1,9}")
 
@@ -377,15 +365,18 @@ class PresetForm(FlaskForm):
                          default="declarer", validate_choice=False)
     rotation = RadioField(_l("Declarer rotation"), choices=_choices(labels.ROTATIONS),
                           default="run", validate_choice=False)
-    doubling_enabled = BooleanField(_l("Doubles are played"), default=True)
+    doubling_enabled = BooleanField(_l("Doubles are played"), default=DEFAULT_DOUBLING.enabled)
     doubling_target = RadioField(_l("Who may be doubled"), choices=_choices(labels.DOUBLE_TARGETS),
-                                 default="any", validate_choice=False)
+                                 default=DEFAULT_DOUBLING.target, validate_choice=False)
     doubling_auto_redouble = BooleanField(_l("The declarer redoubles everyone who doubled, without a word"))
-    doubling_single = StringField(_l("A double multiplies the difference by"), filters=[_strip], default="1")
-    doubling_mutual = StringField(_l("A double and redouble multiply it by"), filters=[_strip], default="2")
-    doubling_quota = StringField(_l("Quota: doubles owed to each declarer"), filters=[_strip], default="2")
+    doubling_single = StringField(_l("A double multiplies the difference by"),
+                                  filters=[_strip], default=str(DEFAULT_DOUBLING.single))
+    doubling_mutual = StringField(_l("A double and redouble multiply it by"),
+                                  filters=[_strip], default=str(DEFAULT_DOUBLING.mutual))
+    doubling_quota = StringField(_l("Quota: doubles owed to each declarer"),
+                                 filters=[_strip], default=str(DEFAULT_DOUBLING.quota))
     doubling_quota_penalty = StringField(_l("Quota penalty per missing double (0: only shown)"),
-                                         filters=[_strip], default="0")
+                                         filters=[_strip], default=str(DEFAULT_DOUBLING.quota_penalty))
     undoubled_negative = RadioField(_l("A negative contract nobody doubled"), choices=_choices(labels.UNDOUBLED),
                                     default="play", validate_choice=False)
     players = FieldList(StringField(filters=[_strip]), min_entries=SEATS, max_entries=SEATS)
@@ -406,8 +397,7 @@ class PresetForm(FlaskForm):
     def data_of(obj: dict[str, Any], notes: str = "") -> dict[str, Any]:
         """Form data for a preset object (game-format.md): its contracts on, in order, then
         the others off with their default values."""
-        doubling = {"enabled": True, "target": "any", "auto_redouble": False, "single": 1, "mutual": 2,
-                    "quota": 2, "quota_penalty": 0, **obj.get("doubling", {})}
+        doubling = {**doubling_to_dict(DEFAULT_DOUBLING), **obj.get("doubling", {})}
         rows = []
         listed = [c["id"] for c in obj.get("contracts", [])]
         for contract in obj.get("contracts", []):

@@ -12,15 +12,15 @@ import secrets
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import bindparam, func, select, update
+from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import IntegrityError
 
 from .extensions import db
 from .models import StoredGame, StoredPreset, StoredRound, token_digest, utcnow
 from .scoring import BUILTIN, Game, Preset, ScoringError, parse_game, parse_preset, parse_round, preset_to_dict
-from .scoring.document import round_to_dict
+from .scoring.document import parse_replacement, round_to_dict
 from .scoring.errors import N_
-from .scoring.game import declarer_of
 
 TOKEN_BYTES = 24  # 192 bits, URL-safe base64: 32 characters
 MAX_ID = 2**31 - 1  # the largest INTEGER of PostgreSQL (SQLite's is larger)
@@ -218,12 +218,7 @@ def _replace_round(stored: StoredGame, number: int, round_doc: Any) -> tuple[Sto
     if not 1 <= number <= len(game.rounds):
         raise LookupError(number)
     index = number - 1
-    rnd = parse_round(game.preset, game.players, game.first_declarer, game.rounds[:index], round_doc, "")
-    declarer = declarer_of(game.preset, game.first_declarer, index)
-    for later in range(index + 1, len(game.rounds)):
-        if declarer_of(game.preset, game.first_declarer, later) == declarer and game.rounds[later].contract == rnd.contract:
-            raise ScoringError("contract", N_("%(name)s declares %(contract)s in round %(n)d"),
-                              name=game.players[declarer], contract=rnd.contract, n=later + 1)
+    rnd = parse_replacement(game, index, round_doc)
     rounds = game.rounds[:index] + (rnd,) + game.rounds[index + 1:]
     doc = stored.document()
     doc["rounds"] = [round_to_dict(r) for r in rounds]
@@ -255,6 +250,60 @@ def undo_round(stored: StoredGame, number: int | None = None) -> None:
     stored.rounds.remove(last)
     stored.updated_at = utcnow()
     db.session.commit()
+
+
+# -- the live board's validator --------------------------------------------------------------
+
+#: The ETag's one query: the game's ``updated_at`` by its view token's digest (unique index).
+_ETAG_QUERY = select(StoredGame.updated_at).where(StoredGame.view_digest == bindparam("digest"))
+#: That query compiled for each database dialect: (SQL text, positional parameter names or None).
+_ETAG_SQL: dict[str, tuple[str, tuple[str, ...] | None]] = {}
+
+
+def _etag_sql(dialect: Dialect) -> tuple[str, tuple[str, ...] | None]:
+    compiled = _ETAG_SQL.get(dialect.name)
+    if compiled is None:
+        statement = _ETAG_QUERY.compile(dialect=dialect)
+        order = tuple(statement.positiontup or ()) if statement.positional else None
+        compiled = _ETAG_SQL[dialect.name] = (statement.string, order)
+    return compiled
+
+
+def updated_stamp(token: str) -> str | None:
+    """The ``updated_at`` of the game with view token ``token`` as the database driver
+    returns it, in text (only compared, never parsed); None for an unknown token.
+
+    This answers every poll of every board, mostly with a 304, so it is the cheapest lookup
+    the database allows: the query is compiled by SQLAlchemy once per dialect and run on a
+    pooled driver connection, without the ORM session or a Core result (a third of the cost
+    on SQLite). The board's ETag (:func:`scorepad.views.board.live_etag`) is built on it."""
+    engine = db.engine
+    sql, order = _etag_sql(engine.dialect)
+    digest = token_digest(token)  # looked up by digest, as every token (models.token_digest)
+    params: Any = (digest,) if order is not None else {"digest": digest}
+    connection = engine.raw_connection()
+    try:
+        cursor = connection.cursor()
+        try:
+            cursor.execute(sql, params)
+            found = cursor.fetchone()
+        finally:
+            cursor.close()
+    finally:  # back to the pool, which ends the driver's read transaction
+
+        connection.close()
+    if found is None:
+        return None
+    return "" if found[0] is None else str(found[0])
+
+
+def saved_notes(preset_id: str) -> str | None:
+    """The notes of the saved preset ``preset_id`` (a game's preset id), or None for a
+    built-in id (no lookup) or a preset that no longer exists."""
+    if preset_id in BUILTIN:
+        return None
+    stored = find_preset(preset_id)
+    return stored.notes if stored is not None else None
 
 
 # -- saved presets ----------------------------------------------------------------------------

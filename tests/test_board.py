@@ -160,14 +160,14 @@ def test_a_304_costs_one_query_and_no_scoring(app, client, monkeypatch):
     url = f"/b/{view}/live?layout=board&lang=en"
     etag = client.get(url).headers["ETag"]
     lookups = []
-    real_stamp = board.updated_stamp
-    monkeypatch.setattr(board, "updated_stamp", lambda token: lookups.append(token) or real_stamp(token))
+    real_stamp = services.updated_stamp
+    monkeypatch.setattr(services, "updated_stamp", lambda token: lookups.append(token) or real_stamp(token))
     statements = []  # what went through SQLAlchemy (the ORM session or Core), not the one driver-level lookup
     with app.app_context():
         engine = db.engine
     listener = lambda *args: statements.append(args[2])  # noqa: E731 (conn, cursor, statement, ...)
     event.listen(engine, "before_cursor_execute", listener)
-    monkeypatch.setattr("scorepad.views.board.score", lambda game: pytest.fail("scored on a 304"))
+    monkeypatch.setattr("scorepad.pages.board.score", lambda game: pytest.fail("scored on a 304"))
     try:
         response = client.get(url, headers={"If-None-Match": etag})
     finally:
@@ -181,12 +181,12 @@ def test_a_304_costs_one_query_and_no_scoring(app, client, monkeypatch):
 def test_the_etag_lookup_reads_the_games_updated_at(app):
     game_id, _, view = start(app, rounds=2)
     with app.app_context():
-        before = board.updated_stamp(view)
-        assert board.updated_stamp("x" * 32) is None
+        before = services.updated_stamp(view)
+        assert services.updated_stamp("x" * 32) is None
         db.session.execute(update(StoredGame).where(StoredGame.id == game_id)
                            .values(updated_at=datetime(2026, 11, 29, 20, 15, 3, tzinfo=timezone.utc)))
         db.session.commit()
-        after = board.updated_stamp(view)
+        after = services.updated_stamp(view)
     assert before and after != before
     assert after.startswith("2026-11-29") and "20:15:03" in after
 

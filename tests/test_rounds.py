@@ -360,3 +360,63 @@ def test_the_next_form_after_a_save_starts_empty(app, client):
     assert '<input type="hidden" name="contract" value="no-king-of-hearts">' in html
     form = re.search(r'<form method="post" action="[^"]*/rounds" class="round-form".*?</form>', html, re.S).group(0)
     assert " checked" not in form
+
+
+# -- refusals a script can read (issue 10, contracts.md §1) ----------------------------------
+
+def test_a_refused_field_carries_the_invalid_refusal_code(app, client):
+    edit, _ = import_game(app)
+    data = {"contract": "no-tricks", "tricks-0": "4", "tricks-1": "2", "tricks-2": "1", "tricks-3": "5"}
+    response = client.post(f"/g/{edit}/rounds", data=data, headers={"HX-Request": "true"})
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert '<ul class="field-error" id="tricks-error" role="alert" data-refusal="invalid">' in html
+
+
+def test_a_conflict_flash_carries_the_conflict_refusal_code(app, client):
+    edit, _ = import_game(app, rounds=28)
+    response = client.post(f"/g/{edit}/rounds", data=form_of(ROUNDS[0]), headers={"HX-Request": "true"})
+    assert response.status_code == 409
+    flash = re.search(r'<p class="flash flash-error" role="alert" data-refusal="([a-z]+)">([^<]+)</p>',
+                      response.get_data(as_text=True))
+    assert flash and flash.group(1) == "conflict"
+    assert "complete" in flash.group(2)
+
+
+def test_an_undo_of_an_earlier_round_is_a_conflict(app, client):
+    edit, _ = import_game(app, rounds=2)
+    response = client.post(f"/g/{edit}/rounds/undo", data={"number": "1"})
+    assert response.status_code == 409
+    assert 'data-refusal="conflict">only the last round (2) can be deleted' in response.get_data(as_text=True)
+
+
+def test_a_contract_already_declared_is_an_invalid_refusal(app, client):
+    edit, _ = import_game(app, rounds=1)
+    response = client.post(f"/g/{edit}/rounds", data=form_of(ROUNDS[0]))
+    assert response.status_code == 422
+    assert re.search(r'<p class="flash flash-error" role="alert" data-refusal="invalid">[^<]*already declared',
+                     response.get_data(as_text=True))
+
+
+def test_the_preview_waits_for_a_missing_part_without_an_error(app, client):
+    edit, _ = import_game(app)
+    data = {"contract": "no-hearts", "hearts-0": "13", "hearts-1": "0", "hearts-2": "0", "hearts-3": "0"}
+    response = client.post(f"/g/{edit}/rounds/preview", data=data, headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert "enter the outcome to see what each player scores." in response.get_data(as_text=True)
+
+
+# -- the family shortcut's cells come from the engine ----------------------------------------
+
+def test_each_family_button_names_both_neighbours_cells(app, client):
+    edit, _ = import_game(app)  # Beth (seat 2) declares round 1
+    html = client.get(f"/g/{edit}/rounds/new?contract=no-tricks").get_data(as_text=True)
+    family = dict(re.findall(r'data-shortcut="family" data-row="(\d)" data-cells="([^"]*)"', html))
+    # seat 0's neighbours are 1 and 3, seat 1's 0 and 2, seat 3's 0 and 2; the declarer has none
+    assert family == {"0": "0-1 0-3", "1": "1-0 1-2", "3": "3-0 3-2"}
+
+
+def test_a_positive_contract_has_no_family_shortcut(app, client):
+    edit, _ = import_game(app)
+    html = client.get(f"/g/{edit}/rounds/new?contract=trumps").get_data(as_text=True)
+    assert 'data-shortcut="family"' not in html

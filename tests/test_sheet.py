@@ -168,6 +168,19 @@ def test_a_blank_sheet_of_a_fixed_order_lists_the_contracts(app, client):
     assert [text(cells(r)[2]) for r in rows[:7]] == order
 
 
+def test_a_blank_sheet_of_a_fixed_order_moving_every_round_gives_each_declarer_the_next_contract(app, client):
+    # Rotation "round": the role moves left every round, so rounds 1-4 are each player's
+    # first round (No Tricks), rounds 5-8 their second (No Hearts): the order the engine
+    # accepts when the rounds are recorded.
+    game = example("french-classic")["game"]
+    preset = {"id": "french-round", "chooser": "fixed", "rotation": "round", "doubling": {"enabled": False},
+              "contracts": [{"id": "no-tricks", "per_trick": -2}, {"id": "no-hearts", "per_heart": -2, "ace": -6}]}
+    _, view = start(app, {**game, "preset": preset, "rounds": []})
+    html = client.get(f"/s/{view}/blank").get_data(as_text=True)
+    rows = re.findall(r'<tr class="rnd[^"]*">(.*?)</tr>', html, re.S)
+    assert [text(cells(r)[2]) for r in rows] == ["Tricks"] * 4 + ["Hearts"] * 4
+
+
 def pdf_facts(data: bytes, tmp_path: Path) -> tuple[int, str, str]:
     path = tmp_path / "sheet.pdf"
     path.write_bytes(data)

@@ -6,9 +6,25 @@ Modules: :mod:`.contracts` (raw scoring), :mod:`.doubles` (legality and settleme
 """
 
 from .document import FORMAT, export_game, parse_game, parse_round
-from .errors import ScoringError
+from .errors import IllegalDouble, MissingPart, ScheduleError, ScoringError
 from .game import Game, Round, Scores, score
 from .presets import BUILTIN, Preset, parse_preset, preset_to_dict
 
-__all__ = ["FORMAT", "BUILTIN", "Game", "Preset", "Round", "Scores", "ScoringError",
-           "export_game", "parse_game", "parse_preset", "parse_round", "preset_to_dict", "score"]
+__all__ = [
+           "BUILTIN",
+           "FORMAT",
+           "Game",
+           "IllegalDouble",
+           "MissingPart",
+           "Preset",
+           "Round",
+           "ScheduleError",
+           "Scores",
+           "ScoringError",
+           "export_game",
+           "parse_game",
+           "parse_preset",
+           "parse_round",
+           "preset_to_dict",
+           "score",
+]

@@ -8,10 +8,11 @@ raw scores (points, indexed by seat) which always add up to :meth:`Contract.tota
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
-from .errors import N_, ScoringError, join
+from .errors import N_, MissingPart, ScoringError, join
 
 SEATS = 4
 
@@ -218,14 +219,14 @@ def parse_outcome(contract_id: str, obj: Any, deck: int, path: str) -> dict[str,
     """
     n = deck // 4
     if not isinstance(obj, dict):
-        raise ScoringError(path, N_("the outcome of the deal is missing"))
+        raise MissingPart(path, N_("the outcome of the deal is missing"))
     fields = OUTCOME_FIELDS[contract_id]
     for key in obj:
         if key not in fields:
             raise ScoringError(join(path, key), N_("a %(contract)s outcome has no %(key)r"), contract=contract_id, key=key)
     for field in fields:
         if field not in obj:
-            raise ScoringError(join(path, field), N_("this part of the outcome is missing"))
+            raise MissingPart(join(path, field), N_("this part of the outcome is missing"))
     out: dict[str, Any] = {}
     if "tricks" in fields:
         out["tricks"] = _counts(obj["tricks"], join(path, "tricks"), "tricks", n)

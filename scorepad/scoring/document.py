@@ -7,12 +7,13 @@ writes the document back with every round's ``result`` and the game's ``standing
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .contracts import SEATS, START_RANKS, TRUMP_SUITS, is_int, parse_outcome
 from .doubles import validate_doubles
-from .errors import N_, ScoringError, join
-from .game import Game, Round, Scores, contracts_left, declarer_of, score
+from .errors import N_, ScheduleError, ScoringError, join
+from .game import Game, Round, Scores, contract_choices, contracts_left, declared_later, declarer_of, not_played, score
 from .presets import Preset, preset_to_dict, resolve_preset
 
 FORMAT = "barbu-scorepad/game@1"
@@ -76,10 +77,10 @@ def parse_round(preset: Preset, players: tuple[str, ...], first_declarer: int,
             raise ScoringError(join(path, key), N_("unknown round field"))
     index = len(previous)
     if index >= preset.round_count:
-        raise ScoringError(path, N_("the game is complete after %(rounds)d rounds"), rounds=preset.round_count)
+        raise ScheduleError(path, N_("the game is complete after %(rounds)d rounds"), rounds=preset.round_count)
     declarer = declarer_of(preset, first_declarer, index)
     if "declarer" in obj and (not is_int(obj["declarer"]) or obj["declarer"] != declarer):
-        raise ScoringError(join(path, "declarer"), N_("round %(number)d is declared by %(player)s (seat %(seat)d)"),
+        raise ScheduleError(join(path, "declarer"), N_("round %(number)d is declared by %(player)s (seat %(seat)d)"),
                            number=index + 1, player=players[declarer], seat=declarer)
     cid = obj.get("contract")
     cpath = join(path, "contract")
@@ -89,11 +90,12 @@ def parse_round(preset: Preset, players: tuple[str, ...], first_declarer: int,
         raise ScoringError(cpath, N_("%(contract)r is not a contract of this preset"), contract=cid)
     left = contracts_left(preset, first_declarer, previous, declarer)
     if cid not in left:
-        raise ScoringError(cpath, N_("%(player)s has already declared %(contract)s"),
+        raise ScheduleError(cpath, N_("%(player)s has already declared %(contract)s"),
                            player=players[declarer], contract=cid)
-    if preset.chooser == "fixed" and cid != left[0]:
-        raise ScoringError(cpath, N_("the contracts are played in a fixed order: next is %(contract)s"),
-                           contract=left[0])
+    choices = contract_choices(preset, left)
+    if cid not in choices:
+        raise ScheduleError(cpath, N_("the contracts are played in a fixed order: next is %(contract)s"),
+                           contract=choices[0])
     trump = obj.get("trump")
     if trump is not None:
         if cid != "trumps":
@@ -112,14 +114,27 @@ def parse_round(preset: Preset, players: tuple[str, ...], first_declarer: int,
     doubles = validate_doubles(obj.get("doubles", []), declarer, not contract.negative,
                                preset.doubling, join(path, "doubles"))
     opath = join(path, "outcome")
-    not_played = preset.undoubled_negative == "split" and contract.negative and not doubles
     outcome = obj.get("outcome")
-    if not_played:
+    if not_played(preset, cid, doubles):
         if outcome is not None:
             raise ScoringError(opath, N_("nobody doubled, so this deal is not played and has no outcome"))
     else:
         outcome = parse_outcome(cid, outcome, preset.deck, opath)
     return Round(cid, doubles, outcome, trump, rank)
+
+
+def parse_replacement(game: Game, index: int, obj: Any, path: str = "") -> Round:
+    """Validate ``obj`` as the new version of recorded round ``index`` (0-based) of
+    ``game``: :func:`parse_round` after the rounds before it, and its contract not one its
+    declarer declares in a later round (each contract once). Raises :class:`ScoringError`
+    with the path (``contract`` for a contract declared later)."""
+    rnd = parse_round(game.preset, game.players, game.first_declarer, game.rounds[:index], obj, path)
+    later = declared_later(game.preset, game.first_declarer, game.rounds, index, rnd.contract)
+    if later is not None:
+        declarer = declarer_of(game.preset, game.first_declarer, index)
+        raise ScheduleError(join(path, "contract"), N_("%(name)s declares %(contract)s in round %(n)d"),
+                           name=game.players[declarer], contract=rnd.contract, n=later + 1)
+    return rnd
 
 
 def parse_game(obj: Any, saved: Mapping[str, Preset] | None = None) -> Game:

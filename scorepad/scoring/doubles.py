@@ -8,11 +8,12 @@ double and a redouble move ``mutual`` × the difference.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from .contracts import SEATS, is_int
-from .errors import N_, ScoringError, join
+from .errors import N_, IllegalDouble, ScoringError, join
 
 Double = tuple[int, int]
 
@@ -58,6 +59,29 @@ def refusal(doubler: int, doubled: int, declarer: int, positive: bool, doubling:
     return None
 
 
+def family_cells(doubler: int, declarer: int, positive: bool, doubling: Doubling) -> tuple[Double, ...]:
+    """The cells the "family" shortcut ticks for ``doubler``: doubling both neighbours, the
+    players on their left ``(doubler + 1) % 4`` and right ``(doubler − 1) % 4``
+    (barbu-rules.md "Table and schedule"), in seat order of the doubled. Empty for the
+    declarer (who can only redouble) and when :func:`refusal` refuses either cell. Seat 0:
+    ((0, 1), (0, 3)); seat 3: ((3, 0), (3, 2))."""
+    if doubler == declarer:
+        return ()
+    cells = sorted({(doubler, (doubler + 1) % SEATS), (doubler, (doubler - 1) % SEATS)})
+    if any(refusal(a, b, declarer, positive, doubling) for a, b in cells):
+        return ()
+    return tuple(cells)
+
+
+def double_kind(doubler: int, doubled: int, declarer: int) -> str:
+    """What a double is in a round declared by ``declarer``: ``redouble`` (the declarer
+    doubling back), ``on-declarer`` (counts for the quota) or ``double`` (between two
+    opponents)."""
+    if doubler == declarer:
+        return "redouble"
+    return "on-declarer" if doubled == declarer else "double"
+
+
 def validate_doubles(obj: Any, declarer: int, positive: bool, doubling: Doubling, path: str) -> tuple[Double, ...]:
     """Validate a round's ``doubles`` list of ``[doubler, doubled]`` seat pairs.
 
@@ -81,21 +105,30 @@ def validate_doubles(obj: Any, declarer: int, positive: bool, doubling: Doubling
             raise ScoringError(ppath, N_("seat %(doubler)d doubling seat %(doubled)d is recorded twice"), doubler=a, doubled=b)
         why = refusal(a, b, declarer, positive, doubling)
         if why:
-            raise ScoringError(ppath, why)
+            raise IllegalDouble(ppath, why)
         pairs.append((a, b))
     for i, (a, b) in enumerate(pairs):
         if a == declarer and (b, declarer) not in pairs:
-            raise ScoringError(join(path, i), N_("the declarer may only redouble a player who doubled them; seat %(seat)d did not"), seat=b)
+            raise IllegalDouble(join(path, i), N_("the declarer may only redouble a player who doubled them; seat %(seat)d did not"), seat=b)
     return tuple(pairs)
 
 
 def effective(doubles: Iterable[Double], declarer: int, doubling: Doubling) -> frozenset[Double]:
     """The doubles that count: the recorded ones plus, with ``auto_redouble``, the
-    declarer's redouble of everyone who doubled the declarer."""
+    declarer's redouble of everyone who doubled the declarer (barbu-rules.md "Variants",
+    compulsory redouble). Those not recorded are :func:`implicit_redoubles`."""
     pairs = set(doubles)
     if doubling.auto_redouble:
         pairs |= {(declarer, a) for a, b in doubles if b == declarer}
     return frozenset(pairs)
+
+
+def implicit_redoubles(doubles: Iterable[Double], declarer: int, doubling: Doubling) -> tuple[Double, ...]:
+    """The redoubles :func:`effective` adds that were not recorded, in seat order: with
+    ``auto_redouble``, ``(declarer, p)`` for each p who doubled the declarer without a
+    recorded redouble; none otherwise."""
+    recorded = set(doubles)
+    return tuple(sorted(effective(recorded, declarer, doubling) - recorded))
 
 
 @dataclass(frozen=True)
@@ -110,6 +143,27 @@ class PairSettlement:
     doubled_by: tuple[int, ...]
     multiplier: int
     amount: int
+
+    @property
+    def payer(self) -> int:
+        """The seat that pays (``b`` when ``amount`` ≥ 0)."""
+        return self.b if self.amount >= 0 else self.a
+
+    @property
+    def payee(self) -> int:
+        """The seat that is paid (``a`` when ``amount`` ≥ 0)."""
+        return self.a if self.amount >= 0 else self.b
+
+    @property
+    def paid(self) -> int:
+        """Points moving from :attr:`payer` to :attr:`payee` (≥ 0)."""
+        return abs(self.amount)
+
+    @property
+    def difference(self) -> int:
+        """The raw-score difference the multiplier applies to (≥ 0): ``paid ÷ multiplier``
+        (0 with a multiplier of 0)."""
+        return self.paid // self.multiplier if self.multiplier else 0
 
 
 def pair_settlements(raw: tuple[int, ...], doubles: Iterable[Double], declarer: int,

@@ -27,6 +27,21 @@ class ScoringError(ValueError):
         self.message = message
 
 
+class MissingPart(ScoringError):
+    """A part of a round's outcome (or the outcome itself) is not given yet: the round is
+    still being entered rather than wrong."""
+
+
+class ScheduleError(ScoringError):
+    """The round does not fit the schedule: the contract is not one its declarer may
+    choose (declared already, in a later round, or not the next of a fixed order), or the
+    declarer is not the schedule's (barbu-rules.md "Table and schedule")."""
+
+
+class IllegalDouble(ScoringError):
+    """A double the rules do not allow in this round (barbu-rules.md "Doubles")."""
+
+
 def join(path: str, part: str | int) -> str:
     """Extend a document path: ``join("rounds", 3) == "rounds[3]"``,
     ``join("rounds[3]", "outcome") == "rounds[3].outcome"``."""

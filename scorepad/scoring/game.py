@@ -7,11 +7,12 @@ from it by :func:`score`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from .contracts import SEATS
-from .doubles import Double, settle
+from .doubles import Double, Doubling, settle
 from .presets import Preset
 
 
@@ -77,11 +78,63 @@ def seats_of(preset: Preset, first_declarer: int, index: int, contract: str | No
     return Seats(declarer, dealer, (dealer - 1) % SEATS, leader)
 
 
-def contracts_left(preset: Preset, first_declarer: int, rounds: tuple[Round, ...] | list[Round], declarer: int) -> tuple[str, ...]:
-    """The contracts ``declarer`` has not declared yet in ``rounds``, in preset order.
-    With ``chooser: fixed`` only the first of them may be declared next."""
+def contracts_left(preset: Preset, first_declarer: int, rounds: Sequence[Round], declarer: int) -> tuple[str, ...]:
+    """The contracts ``declarer`` has not declared yet in ``rounds``, in preset order (each
+    declarer declares each contract once, barbu-rules.md "Table and schedule"). Which of
+    them may be declared next is :func:`contract_choices`."""
     done = {r.contract for i, r in enumerate(rounds) if declarer_of(preset, first_declarer, i) == declarer}
     return tuple(c for c in preset.contract_ids if c not in done)
+
+
+def contract_choices(preset: Preset, left: Sequence[str]) -> tuple[str, ...]:
+    """The contracts the declarer may choose next, out of ``left`` (their
+    :func:`contracts_left`): all of them, or with ``chooser: fixed`` only the first, the
+    next in the preset's order (barbu-rules.md "Variants", fixed order)."""
+    return tuple(left[:1]) if preset.chooser == "fixed" else tuple(left)
+
+
+def declared(preset: Preset, left: Sequence[str]) -> tuple[str, ...]:
+    """The contracts a declarer has already declared, in preset order: those of the preset
+    not in ``left`` (their :func:`contracts_left`)."""
+    return tuple(c for c in preset.contract_ids if c not in left)
+
+
+def fixed_contract(preset: Preset, index: int) -> str | None:
+    """With ``chooser: fixed``, the contract round ``index`` (0-based) is played in: each
+    declarer's k-th round declares the preset's k-th contract (a run's k-th round with
+    rotation ``run``; round ``index`` is its declarer's (index // 4)-th with rotation
+    ``round``). None when the declarer chooses."""
+    if preset.chooser != "fixed":
+        return None
+    k = index // SEATS if preset.rotation == "round" else index % len(preset.contracts)
+    return preset.contract_ids[k]
+
+
+def free_contracts(preset: Preset, first_declarer: int, rounds: Sequence[Round], index: int) -> tuple[str, ...]:
+    """The contracts recorded round ``index`` (0-based) may be changed to, in preset order:
+    its own and those its declarer has not declared in any round."""
+    declarer = declarer_of(preset, first_declarer, index)
+    left = contracts_left(preset, first_declarer, rounds, declarer)
+    return tuple(c for c in preset.contract_ids if c in left or c == rounds[index].contract)
+
+
+def declared_later(preset: Preset, first_declarer: int, rounds: Sequence[Round], index: int,
+                   contract: str) -> int | None:
+    """The index (0-based) of a round after ``index`` in which round ``index``'s declarer
+    declares ``contract``, or None. Changing round ``index`` to ``contract`` would make that
+    declarer declare it twice (barbu-rules.md "Table and schedule": each contract once)."""
+    declarer = declarer_of(preset, first_declarer, index)
+    for later in range(index + 1, len(rounds)):
+        if declarer_of(preset, first_declarer, later) == declarer and rounds[later].contract == contract:
+            return later
+    return None
+
+
+def declared_in(preset: Preset, first_declarer: int, rounds: Sequence[Round]) -> dict[tuple[str, int], int]:
+    """The schedule so far: for each ``(contract, declarer seat)`` already played, the
+    1-based number of its round."""
+    return {(rnd.contract, declarer_of(preset, first_declarer, index)): index + 1
+            for index, rnd in enumerate(rounds)}
 
 
 @dataclass(frozen=True)
@@ -101,12 +154,15 @@ class RoundResult:
 
 @dataclass(frozen=True)
 class NextRound:
-    """The round to record next: its 1-based ``number``, seats, and the declarer's
-    remaining contracts in preset order."""
+    """The round to record next: its 1-based ``number``, seats, the declarer's remaining
+    contracts in preset order (``contracts_left``), those they may choose now
+    (``choices``, :func:`contract_choices`) and those already ``declared``."""
 
     number: int
     seats: Seats
     contracts_left: tuple[str, ...]
+    choices: tuple[str, ...] = ()
+    declared: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -135,6 +191,19 @@ class Scores:
     standings: Standings
 
 
+def split_applies(preset: Preset, contract: str) -> bool:
+    """True when a deal of ``contract`` is not played if nobody doubles (preset
+    ``undoubled_negative: split``, negative contracts only; barbu-rules.md "Variants")."""
+    return preset.undoubled_negative == "split" and preset.contract(contract).negative
+
+
+def not_played(preset: Preset, contract: str, doubles: Sequence[Any]) -> bool:
+    """True when a deal of ``contract`` with these ``doubles`` is split instead of played:
+    :func:`split_applies` and nobody doubled anyone. Its raw scores are :func:`split_raw`
+    and it has no outcome."""
+    return split_applies(preset, contract) and not doubles
+
+
 def split_raw(total: int, declarer: int) -> tuple[int, ...]:
     """Raw scores of an undoubled negative contract that is not played (preset
     ``undoubled_negative: split``): each opponent gets round(total / 3), the declarer the
@@ -146,7 +215,7 @@ def split_raw(total: int, declarer: int) -> tuple[int, ...]:
 def round_raw(preset: Preset, rnd: Round, declarer: int) -> tuple[tuple[int, ...], bool]:
     """Raw scores (points by seat) of one round and whether it was played."""
     contract = preset.contract(rnd.contract)
-    if rnd.outcome is None:
+    if rnd.outcome is None or not_played(preset, rnd.contract, rnd.doubles):
         return split_raw(contract.total(preset.deck), declarer), False
     return contract.raw(rnd.outcome), True
 
@@ -155,6 +224,69 @@ def rank_of(final: tuple[int, ...]) -> tuple[int, ...]:
     """Competition ranking, highest score first: ties share a rank and the next rank
     skips (scores 10, 5, 5, 0 → ranks 1, 2, 2, 4)."""
     return tuple(1 + sum(other > mine for other in final) for mine in final)
+
+
+def ranking(rank: Sequence[int]) -> tuple[int, ...]:
+    """The seats in standings order: by ``rank`` (:func:`rank_of`), a tie by seat
+    (ranks 2, 1, 2, 4 → seats 1, 0, 2, 3)."""
+    return tuple(sorted(range(len(rank)), key=lambda seat: (rank[seat], seat)))
+
+
+def leaders(standings: Standings) -> tuple[int, ...]:
+    """The seats ranked first, in seat order; none before the first round."""
+    if not standings.rounds_played:
+        return ()
+    return tuple(seat for seat in range(SEATS) if standings.rank[seat] == 1)
+
+
+@dataclass(frozen=True)
+class QuotaCount:
+    """Doubles ``player`` gave a declarer in the declarer's rounds: ``given`` of the
+    preset's ``quota``; ``met`` once given ≥ quota."""
+
+    player: int
+    given: int
+    quota: int
+
+    @property
+    def met(self) -> bool:
+        """The player has given the declarer the quota's doubles."""
+        return self.given >= self.quota
+
+
+def quota_counts(doubling: Doubling, given: Sequence[int], declarer: int) -> tuple[QuotaCount, ...]:
+    """The quota of the doubles against ``declarer`` (barbu-rules.md "Doubles", the quota):
+    one :class:`QuotaCount` per other player in seat order, from ``given[p]``, the doubles
+    p gave the declarer (e.g. a row of ``Standings.quota_given``)."""
+    return tuple(QuotaCount(p, given[p], doubling.quota) for p in range(SEATS) if p != declarer)
+
+
+@dataclass(frozen=True)
+class QuotaReminder:
+    """``player`` still owes the next declarer ``owed`` doubles with ``left`` rounds of the
+    declarer's run to go."""
+
+    player: int
+    owed: int
+    left: int
+
+
+def quota_reminders(doubling: Doubling, standings: Standings) -> tuple[QuotaReminder, ...]:
+    """The players who still owe the next round's declarer doubles (barbu-rules.md, the
+    quota) once the declarer's rounds left are no more than the doubles owed plus one: a
+    gentle reminder, never a block. None with doubling off, a quota of 0, or a complete
+    game. Quota 2, one double given, 2 rounds left → owed 1, reminded (2 ≤ 1 + 1)."""
+    upcoming = standings.next
+    if upcoming is None or not doubling.enabled or not doubling.quota:
+        return ()
+    declarer = upcoming.seats.declarer
+    left = len(upcoming.contracts_left)
+    reminders = []
+    for p in range(SEATS):
+        owed = doubling.quota - standings.quota_given[declarer][p]
+        if p != declarer and owed > 0 and left <= owed + 1:
+            reminders.append(QuotaReminder(p, owed, left))
+    return tuple(reminders)
 
 
 def score(game: Game) -> Scores:
@@ -166,7 +298,7 @@ def score(game: Game) -> Scores:
     double owed, Σ over the other players d of max(0, quota − quota_given[d][p]).
     """
     preset = game.preset
-    running = (0, 0, 0, 0)
+    running: tuple[int, ...] = (0, 0, 0, 0)
     results: list[RoundResult] = []
     quota_given = [[0] * SEATS for _ in range(SEATS)]
     for i, rnd in enumerate(game.rounds):
@@ -191,8 +323,8 @@ def score(game: Game) -> Scores:
     upcoming = None
     if not complete:
         seats = seats_of(preset, game.first_declarer, played_count)
-        upcoming = NextRound(played_count + 1, seats,
-                             contracts_left(preset, game.first_declarer, game.rounds, seats.declarer))
+        left = contracts_left(preset, game.first_declarer, game.rounds, seats.declarer)
+        upcoming = NextRound(played_count + 1, seats, left, contract_choices(preset, left), declared(preset, left))
     standings = Standings(
         totals=running,
         quota_penalties=tuple(penalties),

@@ -61,16 +61,31 @@ class Preset:
         return sum(c.total(self.deck) for c in self.contracts)
 
 
-TOURNAMENT_CONTRACTS: tuple[dict[str, Any], ...] = (
-    {"id": "no-tricks", "per_trick": -2},
-    {"id": "no-queens", "per_queen": -6},
-    {"id": "no-last-two", "penultimate": -10, "last": -20},
-    {"id": "no-hearts", "per_heart": -2, "ace": -6},
-    {"id": "no-king-of-hearts", "king": -20},
-    {"id": "trumps", "per_trick": 5},
-    {"id": "domino", "places": [45, 20, 5, -5]},
-)
+#: Every contract kind's default values in points (barbu-rules.md "The contracts"): the
+#: tournament's, Ravage City −36, Salade every tournament penalty at once. Built-ins and the
+#: preset editor start from these; read only (copy before changing).
+CONTRACT_DEFAULTS: dict[str, dict[str, Any]] = {
+    "no-tricks": {"per_trick": -2}, "no-queens": {"per_queen": -6},
+    "no-last-two": {"penultimate": -10, "last": -20}, "no-hearts": {"per_heart": -2, "ace": -6},
+    "no-king-of-hearts": {"king": -20}, "trumps": {"per_trick": 5},
+    "domino": {"places": [45, 20, 5, -5]}, "ravage-city": {"penalty": -36},
+    "salade": {"per_trick": -2, "per_queen": -6, "penultimate": -10, "last": -20,
+               "per_heart": -2, "ace": -6, "king": -20},
+}
 NEGATIVE_IDS = ("no-tricks", "no-queens", "no-last-two", "no-hearts", "no-king-of-hearts")
+TOURNAMENT_IDS = (*NEGATIVE_IDS, "trumps", "domino")
+#: The tournament's seven contracts as preset contract objects, in preset order.
+TOURNAMENT_CONTRACTS: tuple[dict[str, Any], ...] = tuple({"id": cid, **CONTRACT_DEFAULTS[cid]}
+                                                      for cid in TOURNAMENT_IDS)
+#: The tournament's doubling rules, every preset's default (game-format.md ``doubling``).
+DEFAULT_DOUBLING = Doubling()
+
+
+def doubling_to_dict(doubling: Doubling) -> dict[str, Any]:
+    """A preset's ``doubling`` object (game-format.md) of ``doubling``."""
+    d = doubling
+    return {"enabled": d.enabled, "target": d.target, "auto_redouble": d.auto_redouble,
+            "single": d.single, "mutual": d.mutual, "quota": d.quota, "quota_penalty": d.quota_penalty}
 
 
 def _tournament_with(preset_id: str, name: str, contracts=None, doubling=None, **settings: Any) -> dict[str, Any]:
@@ -78,8 +93,7 @@ def _tournament_with(preset_id: str, name: str, contracts=None, doubling=None, *
     return {
         "id": preset_id, "name": name, "deck": 52, "chooser": "declarer", "rotation": "run",
         "contracts": [dict(c) for c in (contracts or TOURNAMENT_CONTRACTS)],
-        "doubling": {"enabled": True, "target": "any", "auto_redouble": False,
-                     "single": 1, "mutual": 2, "quota": 2, "quota_penalty": 0, **(doubling or {})},
+        "doubling": {**doubling_to_dict(DEFAULT_DOUBLING), **(doubling or {})},
         "undoubled_negative": "play", "default_players": [], **settings,
     }
 
@@ -97,7 +111,7 @@ def _builtins() -> list[dict[str, Any]]:
     return [
         _tournament_with("tournament", "Tournament Barbu"),
         _tournament_with("ravage-city", "Tournament with Ravage City",
-                         contracts=[*tournament, {"id": "ravage-city", "penalty": -36}]),
+                         contracts=[*tournament, {"id": "ravage-city", **CONTRACT_DEFAULTS["ravage-city"]}]),
         _tournament_with("ravage-city-24", "Tournament with Ravage City −24",
                          contracts=[*tournament, {"id": "ravage-city", "penalty": -24}]),
         _tournament_with("brader", "Mark Brader's scoring", contracts=[
@@ -123,8 +137,7 @@ def _builtins() -> list[dict[str, Any]]:
                          doubling={"enabled": False}, contracts=[
                              by_id["no-tricks"], by_id["no-hearts"], by_id["no-queens"],
                              by_id["no-king-of-hearts"], by_id["no-last-two"],
-                             {"id": "salade", "per_trick": -2, "per_queen": -6, "penultimate": -10,
-                              "last": -20, "per_heart": -2, "ace": -6, "king": -20},
+                             {"id": "salade", **CONTRACT_DEFAULTS["salade"]},
                              by_id["domino"]]),
         _tournament_with("french-32", "Tournament on 32 cards", deck=32),
         _tournament_with("no-domino", "Six contracts without Domino",
@@ -162,14 +175,15 @@ def parse_doubling(obj: Any, path: str) -> Doubling:
     for key in ("enabled", "auto_redouble"):
         if key in obj and not isinstance(obj[key], bool):
             raise ScoringError(join(path, key), N_("must be true or false"))
+    default = DEFAULT_DOUBLING
     return Doubling(
-        enabled=obj.get("enabled", True),
-        target=_choice(obj, "target", TARGETS, "any", path),
-        auto_redouble=obj.get("auto_redouble", False),
-        single=_int(obj, "single", 1, path, 0),
-        mutual=_int(obj, "mutual", 2, path, 0),
-        quota=_int(obj, "quota", 2, path, 0),
-        quota_penalty=_int(obj, "quota_penalty", 0, path, 0),
+        enabled=obj.get("enabled", default.enabled),
+        target=_choice(obj, "target", TARGETS, default.target, path),
+        auto_redouble=obj.get("auto_redouble", default.auto_redouble),
+        single=_int(obj, "single", default.single, path, 0),
+        mutual=_int(obj, "mutual", default.mutual, path, 0),
+        quota=_int(obj, "quota", default.quota, path, 0),
+        quota_penalty=_int(obj, "quota_penalty", default.quota_penalty, path, 0),
     )
 
 
@@ -241,7 +255,6 @@ def parse_preset(obj: Any, path: str = "preset") -> Preset:
 
 def preset_to_dict(preset: Preset) -> dict[str, Any]:
     """The whole preset object of game-format.md (what an export carries)."""
-    d = preset.doubling
     return {
         "id": preset.id,
         "name": preset.name,
@@ -249,9 +262,7 @@ def preset_to_dict(preset: Preset) -> dict[str, Any]:
         "chooser": preset.chooser,
         "rotation": preset.rotation,
         "contracts": [contract_to_dict(c) for c in preset.contracts],
-        "doubling": {"enabled": d.enabled, "target": d.target, "auto_redouble": d.auto_redouble,
-                     "single": d.single, "mutual": d.mutual, "quota": d.quota,
-                     "quota_penalty": d.quota_penalty},
+        "doubling": doubling_to_dict(preset.doubling),
         "undoubled_negative": preset.undoubled_negative,
         "default_players": list(preset.default_players),
     }

@@ -19,15 +19,12 @@ import segno
 from cachetools import LRUCache
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import force_locale, get_locale
-from sqlalchemy import bindparam, select
 
 from .. import services
-from ..extensions import db
 from ..i18n import select_locale
-from ..models import StoredGame, token_digest
-from ..scoring import score
-from ..scoring.contracts import SEATS
+from ..pages.board import board_page
 from ..web.loaders import any_game, game_to_read, game_to_view
+from ..services import StoredGame  # the stored game's type only: views reach the tables through services
 
 bp = Blueprint("board", __name__, url_prefix="/b")
 
@@ -36,8 +33,6 @@ POLL_SECONDS = 3
 #: Bumped when the fragment's markup changes, so browsers drop fragments cached before.
 FRAGMENT_VERSION = "1"
 LAYOUTS = ("board", "screen")
-#: The big screen shows the latest rounds only (with the totals), so it needs no scrolling.
-SCREEN_ROUNDS = 8
 
 
 def board_url(stored: StoredGame) -> str:
@@ -55,60 +50,19 @@ def qr_svg(url: str) -> bytes:
     return out.getvalue()
 
 
-#: The ETag's one query: the game's ``updated_at`` by its view token's digest (unique index).
-_ETAG_QUERY = select(StoredGame.updated_at).where(StoredGame.view_digest == bindparam("digest"))
-#: That query compiled for each database dialect: (SQL text, positional parameter names or None).
-_ETAG_SQL: dict[str, tuple[str, tuple[str, ...] | None]] = {}
-
-
-def _etag_sql(dialect) -> tuple[str, tuple[str, ...] | None]:
-    compiled = _ETAG_SQL.get(dialect.name)
-    if compiled is None:
-        statement = _ETAG_QUERY.compile(dialect=dialect)
-        order = tuple(statement.positiontup) if statement.positional else None
-        compiled = _ETAG_SQL[dialect.name] = (statement.string, order)
-    return compiled
-
-
-def updated_stamp(token: str) -> str | None:
-    """The ``updated_at`` of the game with view token ``token`` as the database driver
-    returns it, in text (only compared, never parsed); None for an unknown token.
-
-    This answers every poll of every board, mostly with a 304, so it is the cheapest lookup
-    the database allows: the query is compiled by SQLAlchemy once per dialect and run on a
-    pooled driver connection, without the ORM session or a Core result (a third of the cost
-    on SQLite)."""
-    engine = db.engine
-    sql, order = _etag_sql(engine.dialect)
-    digest = token_digest(token)  # looked up by digest, as every token (models.token_digest)
-    params: Any = (digest,) if order is not None else {"digest": digest}
-    connection = engine.raw_connection()
-    try:
-        cursor = connection.cursor()
-        try:
-            cursor.execute(sql, params)
-            found = cursor.fetchone()
-        finally:
-            cursor.close()
-    finally:  # back to the pool, which ends the driver's read transaction
-
-        connection.close()
-    if found is None:
-        return None
-    return "" if found[0] is None else str(found[0])
 
 
 def live_etag(token: str, layout: str, language: str) -> str | None:
     """The validator of the live fragment of the game with view token ``token`` in
     ``layout`` and ``language``: a hash of the token, the game's ``updated_at``, the layout
     and the language (32 hex digits); None for an unknown token. One single-row lookup on
-    the view token's unique index (:func:`updated_stamp`); the game is neither loaded nor
+    the view token's unique index (:func:`scorepad.services.updated_stamp`); the game is neither loaded nor
     scored. ``updated_at`` changes with every change to the game: each save, edit and undo
     of :mod:`scorepad.services` sets it, and any other update of the game's row sets it too
     (``onupdate``)."""
     if not token or len(token) > 64:
         return None
-    stamp = updated_stamp(token)
+    stamp = services.updated_stamp(token)
     if stamp is None:
         return None
     key = f"{FRAGMENT_VERSION}|{token}|{stamp}|{layout}|{language}"
@@ -139,24 +93,12 @@ def live_fragment(token: str, layout: str, etag: str) -> str:
 
 
 def board_context(stored: StoredGame, layout: str, etag: str | None) -> dict[str, Any]:
-    """What the board shows, from the engine's scores: the table, standings with ranks,
-    the next round and the quota counters against its declarer."""
-    game = stored.to_game()
-    scores = score(game)
-    standings = scores.standings
-    upcoming = standings.next
-    declared = []
-    if upcoming is not None:
-        declared = [c for c in game.preset.contract_ids if c not in upcoming.contracts_left]
-    last = scores.rounds[-1] if scores.rounds else None
-    rows = list(zip(game.rounds, scores.rounds))
-    return {
-        "stored": stored, "game": game, "players": game.players, "preset": game.preset,
-        "scores": scores, "standings": standings, "upcoming": upcoming, "declared": declared,
-        "rows": rows[-SCREEN_ROUNDS:] if layout == "screen" else rows, "last": last, "layout": layout,
-        "ranking": sorted(range(SEATS), key=lambda p: (standings.rank[p], p)),
-        "token": stored.view_token, "poll_seconds": POLL_SECONDS, "etag": etag, "language": str(get_locale()),
-    }
+    """The board's template variables: :func:`scorepad.pages.board.board_page` for the stored
+    game, with its view token, the poll interval, the fragment's ETag and language."""
+    page = board_page(stored.to_game(), layout)
+    page.update({"stored": stored, "token": stored.view_token, "poll_seconds": POLL_SECONDS, "etag": etag,
+                 "language": str(get_locale())})
+    return page
 
 
 def no_cache(response: Response) -> Response:
@@ -203,7 +145,7 @@ def live(token: str):
     varies = language is None
     if varies:
         language = select_locale()
-    if layout not in LAYOUTS or language not in current_app.config["LANGUAGES"]:
+    if layout not in LAYOUTS or language is None or language not in current_app.config["LANGUAGES"]:
         abort(404)
     etag = live_etag(token, layout, language)
     if etag is None:

@@ -13,25 +13,34 @@ from flask import Blueprint, abort, make_response, redirect, render_template, re
 from flask_babel import gettext as _
 
 from .. import htmx, labels, services
-from ..i18n import engine_text, error_text
 from ..forms import RoundForm, UndoForm
-from ..models import StoredGame
-from ..scoring import Game, ScoringError, parse_round, score
-from ..scoring.doubles import pair_settlements
-from ..scoring.game import contracts_left, declarer_of, seats_of
+from ..i18n import engine_text, error_text
+from ..pages.rounds import edit_page, free_of, preview_fragment, round_page, settlement_of
+from ..scoring import Game, MissingPart, ScoringError, parse_round, score
+from ..scoring.game import declarer_of
+from ..services import StoredGame  # the stored game's type only: views reach the tables through services
 from ..web.loaders import any_game, game_to_edit
-from .games import SCORER_BLOCKS, contract_choices, round_form_context, scorer_context, short_names
+from .games import SCORER_BLOCKS, scorer_context
 
 bp = Blueprint("rounds", __name__, url_prefix="/g/<token>/rounds")
 
 SCORER = "games/scorer.html"
-MISSING = "this part of the outcome is missing"  # the engine's words for a part not given
+#: The ``data-refusal`` code of a refused save, undo or preview by HTTP status (contracts.md §1).
+REFUSALS = {409: "conflict", 422: "invalid"}
 
 
 def game_page(stored: StoredGame, token: str, status: int = 200, **kwargs: Any):
-    """The game page (for htmx: its live part, which replaces itself)."""
+    """The game page (for htmx: its live part, which replaces itself). With status 409 or
+    422 its ``message`` carries the refusal's code (``refusal``)."""
     context = scorer_context(stored, token, True, **kwargs)
+    context["refusal"] = REFUSALS.get(status)
     return htmx.page_or_blocks(SCORER, SCORER_BLOCKS, status=status, **context)
+
+
+def conflict_page(stored: StoredGame, token: str, conflict: services.Conflict):
+    """The game page with status 409 and why the change was refused (data-refusal
+    ``conflict``)."""
+    return game_page(stored, token, 409, message=engine_text(conflict.template, **conflict.params))
 
 
 def after_change(stored: StoredGame, token: str):
@@ -69,7 +78,7 @@ def create(token: str):
             form.add_engine_error(exc.path, error_text(exc))
             client_key = None
         except services.Conflict as exc:
-            return game_page(stored, token, 409, message=engine_text(exc.template, **exc.params))
+            return conflict_page(stored, token, exc)
         document = form.round_document(game.preset, game.players)
         if document is not None and not form.has_errors:
             number = int(form.number.data) if (form.number.data or "").isdigit() else None
@@ -78,7 +87,7 @@ def create(token: str):
             except ScoringError as exc:
                 form.add_engine_error(exc.path, error_text(exc))
             except services.Conflict as exc:
-                return game_page(stored, token, 409, message=engine_text(exc.template, **exc.params))
+                return conflict_page(stored, token, exc)
             else:
                 return after_change(stored, token)
     upcoming = score(game).standings.next
@@ -108,22 +117,8 @@ def undo(token: str):
     except LookupError:
         return game_page(stored, token, 409, message=_("There is no round to undo."))
     except services.Conflict as exc:
-        return game_page(stored, token, 409, message=engine_text(exc.template, **exc.params))
+        return conflict_page(stored, token, exc)
     return after_change(stored, token)
-
-
-def settlement_of(game: Game, index: int, rnd) -> dict[str, Any]:
-    """Round ``index`` (0-based) of ``game`` played as ``rnd``, scored by the engine: its
-    result (raw, doubles, total in points by seat) and ``pairs``, what moved between each
-    pair with a double between them (scoring.doubles.pair_settlements) — the later rounds
-    play no part."""
-    preset = game.preset
-    declarer = declarer_of(preset, game.first_declarer, index)
-    head = Game(game.players, game.first_declarer, preset, game.rounds[:index] + (rnd,), game.title)
-    result = score(head).rounds[index]
-    return {"result": result, "declarer": declarer,
-            "pairs": pair_settlements(result.raw, rnd.doubles, declarer, preset.doubling),
-            "redouble_implied": preset.doubling.auto_redouble}
 
 
 def preview_of(game: Game, index: int, form: RoundForm) -> dict[str, Any]:
@@ -136,9 +131,10 @@ def preview_of(game: Game, index: int, form: RoundForm) -> dict[str, Any]:
         return {"problem": waiting}
     try:
         rnd = parse_round(game.preset, game.players, game.first_declarer, game.rounds[:index], document, "")
+    except MissingPart:
+        return {"problem": waiting}  # a part not chosen yet is still being entered
     except ScoringError as exc:
-        # A part not chosen yet is still being entered; anything else is a real problem.
-        return {"problem": waiting if exc.template == MISSING else error_text(exc)}
+        return {"problem": error_text(exc)}
     return settlement_of(game, index, rnd)
 
 
@@ -147,8 +143,7 @@ def preview_response(game: Game, index: int, form: RoundForm):
     renders the whole page with the preview in it)."""
     preview = preview_of(game, index, form)
     if htmx.is_htmx():
-        body = render_template("rounds/_preview.html", preview=preview, players=game.players,
-                               short=short_names(game.players), number=index + 1)
+        body = render_template("rounds/_preview.html", **preview_fragment(game, index, preview))
         return preview, htmx.vary(make_response(body))
     return preview, None
 
@@ -163,7 +158,7 @@ def preview(token: str):
     if not form.validate_on_submit():
         abort(400)
     upcoming = score(game).standings.next
-    if upcoming is None or form.contract.data not in contract_choices(game, upcoming):
+    if upcoming is None or form.contract.data not in upcoming.choices:
         return game_page(stored, token, 409, message=_("Choose the contract again."))
     result, response = preview_response(game, len(game.rounds), form)
     if response is not None:
@@ -173,13 +168,12 @@ def preview(token: str):
     return game_page(stored, token, form=form, contract=form.contract.data, preview=result)
 
 
-def round_at(stored: StoredGame, number: int):
-    """The engine's game, round ``number`` (1-based) and its result; 404 if not recorded."""
+def round_at(stored: StoredGame, number: int) -> Game:
+    """The engine's game of ``stored``; 404 when it has no round ``number`` (1-based)."""
     game = stored.to_game()
     if not 1 <= number <= len(game.rounds):
         abort(404)
-    scores = score(game)
-    return game, game.rounds[number - 1], scores.rounds[number - 1]
+    return game
 
 
 @bp.get("/<int:number>")
@@ -187,12 +181,9 @@ def show(token: str, number: int):
     """One round: contract, declarer, outcome in words, doubles, what moved between each
     pair that doubled, and its result."""
     stored, can_edit = any_game(token)
-    game, rnd, result = round_at(stored, number)
-    seats = seats_of(game.preset, game.first_declarer, number - 1, rnd.contract)
-    settlement = settlement_of(game, number - 1, rnd)
-    return render_template("rounds/show.html", stored=stored, token=token, can_edit=can_edit, game=game,
-                           players=game.players, rnd=rnd, result=result, seats=seats, settlement=settlement,
-                           short=short_names(game.players), rounds_total=game.preset.round_count)
+    game = round_at(stored, number)
+    return render_template("rounds/show.html", stored=stored, token=token, can_edit=can_edit,
+                           **round_page(game, number))
 
 
 @bp.post("/<int:number>/preview")
@@ -200,36 +191,25 @@ def edit_preview(token: str, number: int):
     """The settlement preview of an edited round (nothing is stored): for htmx the
     fragment, otherwise the edit page with the preview."""
     stored = game_to_edit(token)
-    game, rnd, _result = round_at(stored, number)
+    game = round_at(stored, number)
     form = RoundForm()
     if not form.validate_on_submit():
         abort(400)
-    free = free_contracts(game, number)
-    if form.contract.data not in free:
+    if form.contract.data not in free_of(game, number):
         abort(400)
     result, response = preview_response(game, number - 1, form)
     if response is not None:
         return response
     form.group_errors.clear()
     form.form_errors.clear()
-    return render_edit(stored, token, game, number, rnd, free, form, form.contract.data, preview=result)
+    return render_edit(stored, token, game, number, form, form.contract.data, preview=result)
 
 
-def free_contracts(game: Game, number: int) -> list[str]:
-    """The contracts round ``number`` may be changed to: its own and those its declarer
-    has not declared in the other rounds."""
-    preset = game.preset
-    declarer = declarer_of(preset, game.first_declarer, number - 1)
-    still_free = contracts_left(preset, game.first_declarer, game.rounds, declarer)
-    rnd = game.rounds[number - 1]
-    return [c for c in preset.contract_ids if c in still_free or c == rnd.contract]
-
-
-def render_edit(stored, token, game, number, rnd, free, form, contract, status=200, preview=None):
-    """The edit page of round ``number``."""
-    return render_template("rounds/edit.html", stored=stored, token=token, game=game, players=game.players,
-                           number=number, rnd=rnd, free=free, form=form, preview=preview,
-                           rf=round_form_context(game, number - 1, contract)), status
+def render_edit(stored: StoredGame, token: str, game: Game, number: int, form: RoundForm, contract: str,
+                status: int = 200, preview: dict[str, Any] | None = None):
+    """The edit page of round ``number`` shown as ``contract``."""
+    return render_template("rounds/edit.html", stored=stored, token=token, form=form, preview=preview,
+                           **edit_page(game, number, contract)), status
 
 
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])
@@ -237,10 +217,10 @@ def edit(token: str, number: int):
     """Correct an earlier round (the contract may change to one still free for its
     declarer); later totals recompute. 303 to the game page, 422 with the messages."""
     stored = game_to_edit(token)
-    game, rnd, _result = round_at(stored, number)
+    game = round_at(stored, number)
     preset = game.preset
-    declarer = declarer_of(preset, game.first_declarer, number - 1)
-    free = free_contracts(game, number)
+    rnd = game.rounds[number - 1]
+    free = free_of(game, number)
     status = 200
     if request.method == "POST":
         form = RoundForm()
@@ -260,5 +240,6 @@ def edit(token: str, number: int):
     else:
         contract = request.args.get("contract")
         contract = contract if contract in free else rnd.contract
+        declarer = declarer_of(preset, game.first_declarer, number - 1)
         form = RoundForm(data=RoundForm.data_of(rnd, contract, preset, declarer))
-    return render_edit(stored, token, game, number, rnd, free, form, contract, status)
+    return render_edit(stored, token, game, number, form, contract, status)

@@ -110,21 +110,21 @@
     var out = form.querySelector(".grid-why output");
     if (out) out.textContent = text;
   }
-  // Shortcuts act on one row (a doubler) and only on the cells the server rendered usable.
-  function shortcut(form, kind, row) {
-    var inputs = cells(form);
+  // Shortcuts act on one row (a doubler) and only on the cells the server rendered usable;
+  // "family" ticks the cells the server listed in the button's data-cells.
+  function shortcut(form, button) {
+    var kind = button.dataset.shortcut, inputs = cells(form);
     if (kind === "clear") {
       inputs.forEach(function (i) { i.checked = false; });
     } else {
-      var mine = inputs.filter(function (i) { return i.value.split("-")[0] === row; });
-      var a = Number(row);
+      var mine = inputs.filter(function (i) { return i.value.split("-")[0] === button.dataset.row; });
+      var family = (button.dataset.cells || "").split(" ");
       mine.forEach(function (input) {
-        var b = Number(input.value.split("-")[1]);
         if (kind === "max") {
           var needs = input.dataset.needs;
           input.checked = needs ? !!(cell(form, needs) && cell(form, needs).checked) : true;
         } else if (kind === "family") {
-          input.checked = b === (a + 1) % 4 || b === (a + 3) % 4;
+          input.checked = family.indexOf(input.value) >= 0;
         }
       });
     }
@@ -176,7 +176,7 @@
     var button = target.closest("[data-shortcut]");
     if (button) {
       event.preventDefault();
-      shortcut(form, button.dataset.shortcut, button.dataset.row);
+      shortcut(form, button);
       return;
     }
     var reset = target.closest("[data-order-reset]");
