@@ -17,6 +17,7 @@ from ..i18n import error_text
 from ..pages.scorer import recent_game, scorer_page
 from ..scoring import ScoringError
 from ..web.limits import GAME_STARTS, limit
+from ..web.device import device_id
 from ..web.loaders import any_game
 from ..services import StoredGame  # the stored game's type only: views reach the tables through services
 
@@ -103,7 +104,7 @@ def import_game():
 def new():
     """The new-game form; a valid one starts the game and goes to its page (303).
     ``?preset=<id>`` picks a preset (built-in or this device's) and its default players."""
-    form = NewGameForm(saved=services.device_presets(session.get("device")))
+    form = NewGameForm(saved=services.device_presets(device_id()))
     if request.method == "GET":
         form.prefill(request.args.get("preset"))
     if form.validate_on_submit():
