@@ -26,12 +26,14 @@ bp = Blueprint("pwa", __name__)
 THEME = "#0b5d3b"  # card-table green, as the icons
 BACKGROUND = "#f6f7f9"
 HTMX = "vendor/htmx-2.0.11.min.js"
+#: The scorer's offline support (static/js/offline/), in the order they run: store.js first.
+OFFLINE_JS = tuple(f"js/offline/{name}.js" for name in ("store", "drafts", "card", "outbox", "main"))
 #: Static files the service worker stores when it installs, so pages render offline.
 PRECACHE = ("css/app.css", "js/app.js", "js/pwa.js", HTMX,
             "icons/icon-192.png", "icons/favicon-32.png",
             # the game page's own files: a game page reloaded offline still enters rounds
             # and shows the ones waiting to send
-            "css/entry.css", "js/entry.js", "css/offline.css", "js/offline.js", "css/board.css", "js/board.js")
+            "css/entry.css", "js/entry.js", "css/offline.css", *OFFLINE_JS, "css/board.css", "js/board.js")
 #: Static files sent as one (``/static/pack/<name>``, :func:`bundle`): the game page's CSS in
 #: one file and its JS in another, so its first load makes two requests rather than seven
 #: (each response carries ~350 bytes of headers) and each is compressed as a whole. The
@@ -39,7 +41,7 @@ PRECACHE = ("css/app.css", "js/app.js", "js/pwa.js", HTMX,
 #: precaches them all. htmx goes in unchanged (``*.min.*`` files are not minified again).
 BUNDLES = {
     "game.css": ("css/app.css", "css/entry.css", "css/offline.css"),
-    "game.js": (HTMX, "js/app.js", "js/pwa.js", "js/offline.js", "js/entry.js"),
+    "game.js": (HTMX, "js/app.js", "js/pwa.js", *OFFLINE_JS, "js/entry.js"),
     "view.css": ("css/app.css", "css/entry.css"),
     "view.js": (HTMX, "js/app.js", "js/pwa.js", "js/entry.js"),
 }
