@@ -90,7 +90,8 @@
     return li;
   }
 
-  // Draw this game's waiting rounds (and hide the next round's form while one waits).
+  // Draw this game's waiting rounds (and hide the next round's form while one waits). The
+  // card's style sheet (offline.css) loads the first time it shows.
   O.render = function () {
     var box = document.getElementById("outbox");
     if (!box) return;
@@ -100,6 +101,12 @@
     list.textContent = "";
     mine.forEach(function (entry) { list.appendChild(card(entry, t)); });
     box.hidden = mine.length === 0 && !box.querySelector(".outbox-status").textContent;
+    if (!box.hidden && !document.querySelector("link[href='" + box.dataset.css + "']")) {
+      var css = el("link");
+      css.rel = "stylesheet";
+      css.href = box.dataset.css;
+      document.head.appendChild(css);
+    }
     var section = document.querySelector("#round_form[data-queue-action]");
     if (section) O.blocked(section);
   };

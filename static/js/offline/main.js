@@ -35,10 +35,8 @@
       O.write(O.draftKey(entry.action, O.nextNumber()), { contract: entry.contract, key: entry.key, at: Date.now(),
         fields: entry.fields.filter(function (f) { return f[0] !== "csrf_token"; }), auto: [] });
       O.drop(key);
-      var url = new URL(document.getElementById("outbox").dataset.newUrl, window.location.href);
-      url.searchParams.set("contract", entry.contract);
-      url.hash = "round_form";
-      window.location.assign(url.href);
+      window.location.assign(document.getElementById("outbox").dataset.newUrl + "?contract=" +
+        encodeURIComponent(entry.contract) + "#round_form");
     }
   });
 

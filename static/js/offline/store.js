@@ -9,19 +9,17 @@
   "use strict";
   var OUTBOX = O.OUTBOX = "scorepad:outbox";
 
-  function read(key, fallback) {
+  O.read = function (key, fallback) {
     try { var v = localStorage.getItem(key); return v ? JSON.parse(v) : fallback; } catch (e) { return fallback; }
-  }
-  function write(key, value) {
+  };
+  O.write = function (key, value) {
     try {
       if (value === null) localStorage.removeItem(key); else localStorage.setItem(key, JSON.stringify(value));
     } catch (e) { /* storage full or forbidden: the form still works */ }
-  }
-  O.read = read;
-  O.write = write;
+  };
   // The rounds waiting to send, of every game (oldest first by `at`).
-  O.outbox = function () { return read(OUTBOX, []); };
-  O.saveOutbox = function (list) { write(OUTBOX, list.length ? list : null); };
+  O.outbox = function () { return O.read(OUTBOX, []); };
+  O.saveOutbox = function (list) { O.write(OUTBOX, list.length ? list : null); };
   O.update = function (key, change) {
     var list = O.outbox();
     list.forEach(function (entry) { if (entry.key === key) change(entry); });
