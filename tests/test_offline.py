@@ -89,6 +89,30 @@ def test_a_new_key_for_a_round_already_saved_is_a_conflict(app, client):
     assert len(stored_rounds(app, game_id)) == 1
 
 
+def test_the_outbox_resend_gets_plain_answers_it_can_read(app, client):
+    """The phone's outbox (static/js/offline/outbox.js) sends a waiting round as the plain
+    form does, without htmx: it follows the 303 to the game page and takes its live part;
+    a conflict answers 409 with the game as it is now and the reason in [data-refusal], the
+    first element of the live part; a refused field answers 422 with [data-refusal] by it."""
+    import re
+
+    game_id, edit = import_game(app)
+    saved = client.post(f"/g/{edit}/rounds", data=form_of(ROUNDS[0], number="1", client_key=KEY))
+    assert saved.status_code == 303 and saved.headers["Location"] == f"/g/{edit}#current_round"
+    assert 'id="game_live"' in client.get(f"/g/{edit}").get_data(as_text=True)
+    other = client.post(f"/g/{edit}/rounds", data=form_of(ROUNDS[0], number="1", client_key="other-phone-key"))
+    html = other.get_data(as_text=True)
+    assert other.status_code == 409
+    live = html[html.index('<div id="game_live">') + len('<div id="game_live">'):].lstrip()
+    refusal = re.match(r'<p [^>]*data-refusal="[a-z]+"[^>]*>([^<]*)</p>', live)
+    assert refusal and "another phone saved round 1 first" in refusal.group(1)
+    assert 'id="round-1"' in html  # the game as the server has it
+    too_many = form_of(ROUNDS[1], number="2", client_key="third-key") | {"hearts-0": "13"}  # 13 + the others' > 13
+    wrong = client.post(f"/g/{edit}/rounds", data=too_many)
+    assert wrong.status_code == 422 and "data-refusal=" in wrong.get_data(as_text=True)
+    assert len(stored_rounds(app, game_id)) == 1
+
+
 def test_saves_without_a_key_still_work_and_store_none(app, client):
     game_id, edit = import_game(app)
     assert client.post(f"/g/{edit}/rounds", data=form_of(ROUNDS[0], number="1")).status_code == 303

@@ -1,7 +1,10 @@
 """The progressive web app: manifest, service worker, offline page, versioned static files."""
 
+import contextlib
 import json
+import os
 import re
+import time
 from pathlib import Path
 
 EXAMPLE = json.loads((Path(__file__).parent / "data" / "examples" / "tournament-full.json").read_text())
@@ -30,24 +33,40 @@ def test_service_worker_is_served_from_the_root_and_never_cached(client):
     assert b"/offline" in response.data
 
 
+@contextlib.contextmanager
+def appended(path: str, text: bytes):
+    """The static file ``path`` with ``text`` at its end, then as it was. Each change is dated
+    2 s after the last, as an edit would be: webassets compares whole seconds, and a change
+    within the second of the file's last build would go unseen."""
+    original = Path(path).read_bytes()
+    later = max(time.time(), os.path.getmtime(path)) + 2
+    with open(path, "ab") as f:
+        f.write(text)
+    os.utime(path, (later, later))
+    try:
+        yield
+    finally:
+        with open(path, "wb") as f:
+            f.write(original)
+        os.utime(path, (later + 2, later + 2))
+
+
 def test_service_worker_version_follows_the_static_files(app, client, tmp_path):
     first = re.search(rb'VERSION = "(\w+)"', client.get("/sw.js").data).group(1)
-    script = app.static_folder + "/js/pwa.js"  # a precached file of this feature
-    original = open(script, "rb").read()
-    try:
-        with open(script, "ab") as f:
-            f.write(b"\n// changed\n")
+    # a precached file of this feature; code, as a comment alone is minified away
+    with appended(app.static_folder + "/js/pwa.js", b"\nwindow.changedForATest = 1;\n"):
         second = re.search(rb'VERSION = "(\w+)"', client.get("/sw.js").data).group(1)
-    finally:
-        with open(script, "wb") as f:
-            f.write(original)
     assert first != second
+
+
+#: A built CSS or JS file: its content hash (8 hex digits) in its name.
+BUILT = r"/static/gen/{}\.[0-9a-f]{{8}}\.{}"
 
 
 def test_pages_link_the_manifest_and_versioned_static_files(client):
     page = client.get("/").data.decode()
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
-    css = re.search(r'href="(/static/css/app\.css\?v=\w+)"', page).group(1)
+    css = re.search(r'href="({})"'.format(BUILT.format("site", "css")), page).group(1)
     response = client.get(css)
     assert response.status_code == 200
     assert response.cache_control.max_age == 31536000
@@ -57,7 +76,8 @@ def test_pages_link_the_manifest_and_versioned_static_files(client):
 def test_unversioned_static_files_are_not_cached_for_a_year(client):
     response = client.get("/static/css/app.css")
     assert response.status_code == 200
-    assert response.cache_control.max_age != 31536000
+    assert response.cache_control.max_age == 60
+    assert not response.cache_control.immutable
 
 
 def test_offline_page_and_favicon(client):
@@ -69,30 +89,43 @@ def test_static_files_go_out_minified_and_compressed(client):
     import brotli
 
     page = client.get("/").data.decode()
-    js = re.search(r'src="(/static/js/app\.js\?v=\w+)"', page).group(1)
+    js = re.search(r'src="({})"'.format(BUILT.format("site", "js")), page).group(1)
     response = client.get(js, headers={"Accept-Encoding": "gzip, br"})
     assert response.status_code == 200
     assert response.headers["Content-Encoding"] == "br"
     assert "Accept-Encoding" in response.headers["Vary"]
-    assert "Accept-Ranges" not in response.headers
-    source = open(client.application.static_folder + "/js/app.js", "rb").read()
+    source = Path(client.application.static_folder, "js/app.js").read_bytes()
     sent = brotli.decompress(response.data)
-    assert len(sent) < len(source) and b"// " not in sent  # comments gone
-    assert b"htmx:load" in sent
+    assert b"// " not in sent[len(sent) - len(source):]  # app.js, the end of the bundle: comments gone
+    assert b"htmx:load" in sent and b"serviceWorker.register" in sent
     plain = client.get(js, headers={"Accept-Encoding": "identity"})
     assert "Content-Encoding" not in plain.headers and plain.data == sent
 
 
+def test_a_static_file_loaded_on_its_own_is_minified_and_versioned_too(client):
+    """Pages other than the game page load some files on their own (url_for('static', ...)):
+    they get the built, minified file with its hash in its name."""
+    with client.application.test_request_context():
+        from flask import url_for
+
+        url = url_for("static", filename="js/board.js")
+    assert re.fullmatch(BUILT.format("js/board", "js"), url)
+    sent = client.get(url, headers={"Accept-Encoding": "identity"}).data
+    source = Path(client.application.static_folder, "js/board.js").read_bytes()
+    assert b"// " in source and b"// " not in sent and b"scorepadBoard" in sent
+
+
 def test_the_game_page_loads_its_css_and_js_as_one_file_each(app, client):
     import brotli
+
     from scorepad import services
 
     with app.app_context():
         stored, _ = services.create_game({**EXAMPLE["game"], "rounds": []})
         edit = stored.edit_token
     page = client.get(f"/g/{edit}").data.decode()
-    css = re.search(r'<link rel="stylesheet" href="(/static/pack/game\.css\?v=\w+)">', page).group(1)
-    js = re.search(r'<script src="(/static/pack/game\.js\?v=\w+)" data-sw="/sw.js"', page).group(1)
+    css = re.search(r'<link rel="stylesheet" href="({})">'.format(BUILT.format("game", "css")), page).group(1)
+    js = re.search(r'<script src="({})" data-sw="/sw.js"'.format(BUILT.format("game", "js")), page).group(1)
     assert "/static/css/" not in page and "/static/js/" not in page and "/static/vendor/" not in page
     sent = {}
     for url in (css, js):
@@ -101,36 +134,38 @@ def test_the_game_page_loads_its_css_and_js_as_one_file_each(app, client):
         assert response.headers["Content-Encoding"] == "br"
         assert response.cache_control.max_age == 31536000 and response.cache_control.immutable
         assert "Content-Security-Policy" not in response.headers  # a file, not a document
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
         sent[url] = brotli.decompress(response.data)
         assert b"\n// " not in sent[url] and b"\n/* " not in sent[url]  # minified: comments gone
     # The files in the order the page used to load them: htmx (unchanged), app.js, pwa.js,
-    # offline.js, entry.js; app.css first, then entry.css and offline.css.
-    htmx = open(app.static_folder + "/vendor/htmx-2.0.11.min.js", "rb").read().strip()
+    # the offline modules, entry.js; app.css first, then entry.css.
+    htmx = Path(app.static_folder, "vendor/htmx-2.0.11.min.js").read_bytes().strip()
     assert sent[js].startswith(htmx)
     marks = [sent[js].index(m, len(htmx)) for m in
-             (b'addEventListener("htmx:load"', b"serviceWorker.register", b"outbox", b'classList.add("js")')]
+             (b'addEventListener("htmx:load"', b"serviceWorker.register", b"scorepadOffline={}", b"htmx:beforeRequest",
+              b'classList.add("js")')]
     assert marks == sorted(marks)
-    assert sent[css].index(b".site-header") < sent[css].index(b".last-round") < sent[css].index(b".outbox")
-    assert client.get("/static/pack/nothing.js").status_code == 404
-    # The service worker stores what the page loads.
+    assert sent[css].index(b".site-header") < sent[css].index(b".last-round")
+    assert client.get("/static/gen/nothing.js").status_code == 404
+    # The outbox card's style sheet is not part of the first load: the card loads it when it
+    # first shows (data-css).
+    assert b".outbox" not in sent[css]
+    outbox_css = re.search(r'data-css="({})"'.format(BUILT.format("css/offline", "css")), page).group(1)
+    assert b".outbox-item" in client.get(outbox_css, headers={"Accept-Encoding": "identity"}).data
+    # The service worker stores what the page loads, and the outbox's style sheet for offline.
     sw = client.get("/sw.js").data.decode()
-    assert f'"{css}"' in sw and f'"{js}"' in sw
+    assert f'"{css}"' in sw and f'"{js}"' in sw and f'"{outbox_css}"' in sw
 
 
 def test_a_bundle_changes_its_version_with_its_files(app, client):
+    game_css = r'"({})"'.format(BUILT.format("game", "css"))
     first = client.get("/sw.js").data.decode()
-    url = re.search(r'"(/static/pack/game\.css\?v=\w+)"', first).group(1)
-    path = app.static_folder + "/css/offline.css"  # the last file of game.css
-    original = open(path, "rb").read()
-    try:
-        with open(path, "ab") as f:
-            f.write(b"\n.changed-for-a-test { color: red; }\n")
+    url = re.search(game_css, first).group(1)
+    # entry.css: the last file of game.css
+    with appended(app.static_folder + "/css/entry.css", b"\n.changed-for-a-test { color: red; }\n"):
         second = client.get("/sw.js").data.decode()
-        changed = re.search(r'"(/static/pack/game\.css\?v=\w+)"', second).group(1)
+        changed = re.search(game_css, second).group(1)
         body = client.get(changed, headers={"Accept-Encoding": "identity"}).data
-    finally:
-        with open(path, "wb") as f:
-            f.write(original)
     assert changed != url
     assert body.endswith(b".changed-for-a-test{color:red}")
 

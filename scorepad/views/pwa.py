@@ -1,221 +1,189 @@
 """The progressive web app: the manifest and the service worker from the site root, the
-offline page, and versioned static URLs (``?v=<content hash>``) so static files can be
-cached for a year and still change the moment they do."""
+offline page, and the static files.
+
+Static files (``static/``) are served by WhiteNoise, in front of the app. Every CSS and JS
+file is built by webassets into ``static/gen/``: minified (rcssmin, rjsmin; ``*.min.*`` files
+as they are), with its content hash in its name, and compressed once at the strongest level
+(Brotli 11, gzip 9: WhiteNoise's compressor). A file whose name carries its hash never
+changes at that URL, so browsers keep it for a year. ``url_for('static', filename=...)`` of a
+CSS or JS file gives its built file. A page that sets ``bundle`` loads several files as one
+(:data:`BUNDLES`). The build runs when the app starts (and, in debug or testing, again when a
+source file changes), so no separate step is needed before ``flask run`` or gunicorn."""
 
 from __future__ import annotations
 
-import gzip
+import fcntl
 import hashlib
 import re
-from functools import lru_cache
 from pathlib import Path
+from typing import cast
+from wsgiref.headers import Headers
 
-import rcssmin
-import rjsmin
-from flask import Blueprint, Response, abort, current_app, jsonify, make_response, render_template, request, url_for
+from flask import Blueprint, Flask, current_app, jsonify, make_response, render_template, url_for
+from flask.blueprints import BlueprintSetupState
 from flask_babel import gettext as _
-from werkzeug.security import safe_join
-
-try:
-    import brotli  # installed with Flask-Compress
-except ImportError:  # pragma: no cover - PyPy: gzip only
-    brotli = None
+from jinja2 import BaseLoader, FunctionLoader
+from webassets import Bundle, Environment
+from whitenoise import WhiteNoise
+from whitenoise.compress import Compressor
 
 bp = Blueprint("pwa", __name__)
 
 THEME = "#0b5d3b"  # card-table green, as the icons
 BACKGROUND = "#f6f7f9"
 HTMX = "vendor/htmx-2.0.11.min.js"
+#: The scorer's offline support (static/js/offline/), in the order they run: store.js first.
+OFFLINE_JS = tuple(f"js/offline/{name}.js" for name in ("store", "drafts", "card", "outbox", "main"))
 #: Static files the service worker stores when it installs, so pages render offline.
 PRECACHE = ("css/app.css", "js/app.js", "js/pwa.js", HTMX,
             "icons/icon-192.png", "icons/favicon-32.png",
             # the game page's own files: a game page reloaded offline still enters rounds
             # and shows the ones waiting to send
-            "css/entry.css", "js/entry.js", "css/offline.css", "js/offline.js", "css/board.css", "js/board.js")
-#: Static files sent as one (``/static/pack/<name>``, :func:`bundle`): the game page's CSS in
-#: one file and its JS in another, so its first load makes two requests rather than seven
-#: (each response carries ~350 bytes of headers) and each is compressed as a whole. The
-#: scorer's page loads ``game.*``, a read-only game page ``view.*``; the service worker
-#: precaches them all. htmx goes in unchanged (``*.min.*`` files are not minified again).
+            "css/entry.css", "js/entry.js", "css/offline.css", *OFFLINE_JS, "css/board.css", "js/board.js")
+#: Files sent as one (a page's ``bundle``): the game page's CSS in one file and its JS in
+#: another, so its first load makes two requests rather than eleven (each response carries
+#: ~350 bytes of headers) and each is compressed as a whole. The scorer's page loads
+#: ``game.*``, a read-only game page ``view.*``, every other page ``site.*``; the service
+#: worker precaches them all.
 BUNDLES = {
-    "game.css": ("css/app.css", "css/entry.css", "css/offline.css"),
-    "game.js": (HTMX, "js/app.js", "js/pwa.js", "js/offline.js", "js/entry.js"),
+    "game.css": ("css/app.css", "css/entry.css"),  # offline.css loads when the outbox first shows
+    "game.js": (HTMX, "js/app.js", "js/pwa.js", *OFFLINE_JS, "js/entry.js"),
     "view.css": ("css/app.css", "css/entry.css"),
     "view.js": (HTMX, "js/app.js", "js/pwa.js", "js/entry.js"),
+    "site.css": ("css/app.css",),
+    "site.js": (HTMX, "js/app.js", "js/pwa.js"),
 }
+BUILT = "gen"  # static/gen/: the built files (not in git)
+#: A built file's URL: its content hash before the extension (webassets' "hash" version).
+IMMUTABLE = rf"/{BUILT}/.+\.[0-9a-f]{{8}}\.(css|js)$"
 
 
-@lru_cache(maxsize=256)
-def _file_hash(path: str, mtime_ns: int) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:10]
+def _bundle(files: tuple[str, ...], output: str) -> Bundle:
+    """``files`` minified (each on its own; ``*.min.*`` as it is) and joined into ``output``."""
+    minify = "rjsmin" if output.endswith(".js") else "rcssmin"
+    return Bundle(*(f if ".min." in f else Bundle(f, filters=minify) for f in files), output=output)
 
 
-def static_version(filename: str) -> str | None:
-    """A short hash of a static file's content (None if it does not exist); a new
-    content gives a new URL, so browsers and the service worker never keep a stale copy."""
-    path = Path(current_app.static_folder or "") / filename
-    try:
-        return _file_hash(str(path), path.stat().st_mtime_ns)
-    except OSError:
+def _environment(app: Flask) -> Environment:
+    """The webassets environment of ``app``'s static folder: :data:`BUNDLES` by name, and each
+    CSS and JS file of the folder on its own by its path."""
+    static = Path(app.static_folder or "")
+    # webassets' cache, beside what it built (both go together): each bundle's definition, so
+    # a bundle whose list of files changed is built again although none of its files did.
+    cache = static / BUILT / ".webassets-cache"
+    cache.mkdir(parents=True, exist_ok=True)
+    env = Environment(directory=str(static), url=app.static_url_path, versions="hash", cache=str(cache),
+                      manifest=f"json:{static / BUILT / 'manifest.json'}", auto_build=app.debug or app.testing)
+    for name, files in BUNDLES.items():
+        stem, ext = name.rsplit(".", 1)
+        env.register(name, _bundle(files, f"{BUILT}/{stem}.%(version)s.{ext}"))
+    for path in sorted(static.glob("*/**/*")):
+        filename = path.relative_to(static).as_posix()
+        if path.suffix in (".css", ".js") and not filename.startswith(f"{BUILT}/"):
+            output = f"{BUILT}/{filename.removesuffix(path.suffix)}.%(version)s{path.suffix}"
+            env.register(filename, _bundle((filename,), output))
+    return env
+
+
+def build(env: Environment, bundles: list[Bundle] | None = None) -> None:
+    """Build the ``bundles`` of ``env`` (all by default) whose sources changed since their last
+    build, and compress each built file once (``.br``, ``.gz`` beside it). One process at a
+    time: gunicorn's workers start together."""
+    directory = Path(env.directory) / BUILT
+    directory.mkdir(exist_ok=True)
+    with open(directory / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        for bundle in bundles or list(env):
+            bundle.build()
+            built = directory.parent / bundle.resolve_output()
+            if not built.with_name(built.name + ".br").exists():
+                Compressor(quiet=True).compress(str(built))
+
+
+def _static_headers(headers: Headers, path: str, url: str) -> None:
+    """``nosniff``; a CSS or JS file's type without ``charset="utf-8"`` (17 bytes of each
+    response on the page weight): a browser reads a script or style sheet with no charset in
+    the encoding of the page that loads it, UTF-8; a built file's ``Cache-Control`` short."""
+    headers["X-Content-Type-Options"] = "nosniff"
+    if path.endswith((".css", ".js")):
+        headers["Content-Type"] = (headers["Content-Type"] or "").split(";")[0]
+    if headers.get("Cache-Control", "").endswith("immutable"):
+        headers["Cache-Control"] = "max-age=31536000, immutable"  # a year, as before; "public" goes without saying
+
+
+#: Indentation and trailing spaces of a template's lines: the templates' nesting, never content.
+INDENTATION = re.compile(r"[ \t]*\n[ \t]*")
+
+
+def _unindented_loader(app: Flask) -> BaseLoader | None:
+    """``app``'s template loader, with the text of its HTML templates (``*.html``) loaded
+    without the spaces around its line breaks (~300 bytes of the game page, compressed): a
+    browser shows a run of whitespace as one space either way. Done once per template as
+    Jinja loads it, on the text between Jinja's tags only (its lexer tells them apart), so
+    no response is rewritten and values put in a page keep their spaces. Templates with a
+    ``<pre>`` or ``<textarea>``, and other templates (sw.js), load as they are.
+
+    (jinja2-htmlmin, the library for this, re-serializes every tag through htmlmin: quotes
+    become ``&#34;``, a tag with an empty Jinja condition gets a space before its ``>``;
+    the pages' markup, which tests and htmx selectors rely on, would change.)"""
+    files = app.jinja_loader
+    if files is None:
         return None
 
+    def load(name: str) -> tuple[str, str | None, object]:
+        source, path, uptodate = files.get_source(app.jinja_env, name)
+        if name.endswith(".html") and "<pre" not in source and "<textarea" not in source:
+            source = "".join(INDENTATION.sub("\n", value) if token == "data" else value
+                             for _, token, value in app.jinja_env.lex(source, name, path))
+        return source, path, uptodate
 
-def bundle_version(name: str) -> str | None:
-    """A short hash of a :data:`BUNDLES` entry: its files and their versions (None if the
-    bundle is unknown or one of its files is missing)."""
-    files = BUNDLES.get(name)
-    versions = [static_version(f) for f in files or ()]
-    if not files or None in versions:
+    return FunctionLoader(load)  # type: ignore[arg-type]
+
+
+@bp.record_once
+def serve_static(state: BlueprintSetupState) -> None:
+    """Build the static files and serve ``static/`` with WhiteNoise: built files cached for a
+    year, the others for a minute; in debug or testing, files changed on disk are seen. HTML
+    templates load without their indentation (:func:`_unindented_loader`)."""
+    app = cast(Flask, state.app)
+    app.jinja_loader = _unindented_loader(app)  # type: ignore[method-assign]
+    env = _environment(app)
+    build(env)
+    app.extensions["webassets"] = env
+    refresh = app.debug or app.testing
+    app.wsgi_app = WhiteNoise(  # type: ignore[method-assign]
+        app.wsgi_app, root=app.static_folder, prefix=app.static_url_path, autorefresh=refresh, max_age=60,
+        allow_all_origins=False, immutable_file_test=IMMUTABLE, add_headers_function=_static_headers)
+
+
+def built_path(name: str) -> str | None:
+    """The built file of a :data:`BUNDLES` name or a static CSS/JS path, relative to the
+    static folder (``gen/game.1a2b3c4d.js``); None for any other file."""
+    env: Environment = current_app.extensions["webassets"]
+    if name not in env:
         return None
-    return hashlib.sha256(" ".join(f"{f}:{v}" for f, v in zip(files, versions)).encode()).hexdigest()[:10]
+    if env.auto_build:
+        build(env, [env[name]])  # debug, testing: a source may have changed since the last request
+    url = env[name].urls()[0]
+    return url[len(current_app.static_url_path or "") + 1:]
 
 
 @bp.app_url_defaults
-def add_static_version(endpoint: str, values: dict) -> None:
-    """``url_for('static', filename=...)`` and ``url_for('pwa.bundle', name=...)`` get
-    ``?v=<content hash>``."""
-    if "v" in values:
-        return
+def static_built(endpoint: str, values: dict) -> None:
+    """``url_for('static', filename=<a CSS or JS file>)`` gives its built file."""
     if endpoint == "static":
-        version = static_version(values.get("filename", ""))
-    elif endpoint == "pwa.bundle":
-        version = bundle_version(values.get("name", ""))
-    else:
-        return
-    if version:
-        values["v"] = version
+        values["filename"] = built_path(values.get("filename", "")) or values.get("filename")
 
 
-#: Static files sent minified and compressed by :func:`packed` (the rest as they are).
-PACKED_TYPES = {"text/css", "text/javascript", "application/javascript", "image/svg+xml", "application/json"}
-
-
-@lru_cache(maxsize=128)
-def packed(path: str, mtime_ns: int, encoding: str) -> bytes:
-    """A static text file as sent: CSS and JS minified (rcssmin, rjsmin; ``*.min.*`` files
-    are left alone), then compressed once at the strongest level (``br``: Brotli 11,
-    ``gzip``: level 9; ``identity``: not compressed). Kept per file version, so each worker
-    compresses a file once rather than on every request as Flask-Compress would."""
-    data = Path(path).read_bytes()
-    if ".min." not in path:
-        if path.endswith(".js"):
-            data = rjsmin.jsmin(data.decode("utf-8")).encode("utf-8")
-        elif path.endswith(".css"):
-            data = rcssmin.cssmin(data.decode("utf-8")).encode("utf-8")
-    return _compress(data, encoding)
-
-
-def _compress(data: bytes, encoding: str) -> bytes:
-    if encoding == "br":
-        return brotli.compress(data, quality=11)
-    if encoding == "gzip":
-        return gzip.compress(data, compresslevel=9, mtime=0)
-    return data
-
-
-@lru_cache(maxsize=32)
-def packed_bundle(paths: tuple[str, ...], mtimes_ns: tuple[int, ...], encoding: str) -> bytes:
-    """Several static files of one kind as sent in one response: each minified as by
-    :func:`packed`, joined in order (JS files with ``;`` between them, so one file's last
-    statement never runs into the next), then compressed as a whole."""
-    parts = [packed(path, mtime, "identity") for path, mtime in zip(paths, mtimes_ns)]
-    separator = b";\n" if paths[0].endswith(".js") else b"\n"
-    return _compress(separator.join(parts), encoding)
-
-
-def _client_encoding() -> str:
-    accepted = request.accept_encodings
-    return "br" if brotli is not None and accepted["br"] else "gzip" if accepted["gzip"] else "identity"
-
-
-def pack_static(response: Response) -> None:
-    """Replace a static text file's body with its :func:`packed` form for this client."""
-    path = safe_join(current_app.static_folder or "", (request.view_args or {}).get("filename", ""))
-    if path is None or response.mimetype not in PACKED_TYPES or "Content-Encoding" in response.headers:
-        return
-    encoding = _client_encoding()
-    try:
-        body = packed(path, Path(path).stat().st_mtime_ns, encoding)
-    except (OSError, UnicodeDecodeError):
-        return
-    response.direct_passthrough = False
-    response.set_data(body)
-    # The body is re-encoded: byte ranges of the file no longer apply; the version in the
-    # URL and the ETag replace the file's date; the file name says nothing to a browser.
-    for header in ("Accept-Ranges", "Content-Disposition", "Last-Modified"):
-        response.headers.pop(header, None)
-    if encoding != "identity":
-        response.headers["Content-Encoding"] = encoding
-    response.vary.add("Accept-Encoding")
-    response.set_etag(f"{static_version(request.view_args['filename'])}-{encoding}")
-
-
-@bp.after_app_request
-def cache_versioned_static(response: Response) -> Response:
-    """Static files go out minified and compressed (:func:`pack_static`); one asked for with
-    its content hash (``?v=``) never changes at that URL: let browsers keep it for a year
-    without asking again."""
-    if request.endpoint == "static" and response.status_code == 200:
-        pack_static(response)
-        if request.args.get("v"):
-            response.cache_control.no_cache = None
-            response.cache_control.public = True
-            response.cache_control.max_age = 31536000
-            response.cache_control.immutable = True
-    return response
-
-
-@bp.get("/static/pack/<name>")
-def bundle(name: str):
-    """The files of a :data:`BUNDLES` entry as one minified, compressed CSS or JS file; with
-    its version (``?v=``, :func:`bundle_version`) cached for a year like a static file.
-    404 for an unknown name."""
-    files = BUNDLES.get(name)
-    if files is None:
-        abort(404)
-    paths = tuple(str(Path(current_app.static_folder or "") / f) for f in files)
-    try:
-        mtimes = tuple(Path(path).stat().st_mtime_ns for path in paths)
-    except OSError:
-        abort(404)
-    encoding = _client_encoding()
-    response = make_response(packed_bundle(paths, mtimes, encoding))
-    response.mimetype = "text/css" if name.endswith(".css") else "text/javascript"
-    if encoding != "identity":
-        response.headers["Content-Encoding"] = encoding
-    response.vary.add("Accept-Encoding")
-    response.set_etag(f"{bundle_version(name)}-{encoding}")
-    if request.args.get("v"):
-        response.cache_control.public = True
-        response.cache_control.max_age = 31536000
-        response.cache_control.immutable = True
-    else:
-        response.cache_control.no_cache = True
-    return response.make_conditional(request)
+@bp.app_template_global()
+def bundle_url(name: str) -> str:
+    """The URL of a :data:`BUNDLES` entry's built file."""
+    return url_for("static", filename=built_path(name))
 
 
 def precache_urls() -> list[str]:
     """What the service worker stores when it installs: :data:`PRECACHE` and the bundles."""
-    return ([url_for("static", filename=f) for f in PRECACHE]
-            + [url_for("pwa.bundle", name=name) for name in BUNDLES])
-
-
-#: Indentation and trailing spaces of a page's lines: the templates' nesting, never content.
-INDENTATION = re.compile(rb"[ \t]*\n[ \t]*")
-
-
-@bp.after_app_request
-def strip_indentation(response: Response) -> Response:
-    """An HTML page or fragment goes out with the spaces around its line breaks removed
-    (~300 bytes of the game page, compressed): a browser shows a run of whitespace as one
-    space either way. Pages with a ``<textarea>`` or ``<pre>``, whose text keeps its spaces,
-    go out as rendered, and so do answers without a body (304). Runs before Flask-Compress's compression (registered earlier)."""
-    if (response.status_code == 200 and response.mimetype == "text/html" and not response.direct_passthrough and not response.is_streamed
-            and "Content-Encoding" not in response.headers):
-        body = response.get_data()
-        if b"<textarea" not in body and b"<pre" not in body:
-            response.set_data(INDENTATION.sub(b"\n", body))
-    return response
+    return [url_for("static", filename=f) for f in PRECACHE] + [bundle_url(name) for name in BUNDLES]
 
 
 def cache_version() -> str:

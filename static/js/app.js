@@ -4,11 +4,12 @@
 (function () {
   "use strict";
 
-  // New content from htmx (a swapped block): focus its first invalid field (422).
+  // New content from htmx (a swapped block): focus its first invalid field (422), or show
+  // why the server refused it (409, 422: [data-refusal]).
   // Round entry (counts, domino order, doubles grid) is enhanced by entry.js.
   document.addEventListener("htmx:load", function (event) {
     var root = event.detail.elt;
-    var invalid = root.querySelector && root.querySelector("[aria-invalid='true'], .field-error, .flash-error");
+    var invalid = root.querySelector && root.querySelector("[aria-invalid='true'], [data-refusal]");
     if (!invalid || root === document.body) return;
     if (invalid.matches("input, select, textarea")) invalid.focus();
     else invalid.scrollIntoView({ block: "center" });

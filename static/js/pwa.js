@@ -1,7 +1,7 @@
 // Register the service worker (scope: the whole site). Optional: the app works without it.
 // When a new version takes over an open page (sw.js: skipWaiting + clients.claim), say so
 // and offer a reload rather than reloading by itself: a round being entered is kept
-// anyway (offline.js), but the scorer chooses the moment.
+// anyway (js/offline/), but the scorer chooses the moment.
 (function () {
   "use strict";
   var script = document.currentScript;

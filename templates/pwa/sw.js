@@ -38,7 +38,7 @@ async function cacheFirst(request) {
 
 // Offline, a page not stored itself falls back to the game page it belongs to: e.g. the
 // address of a round form (/g/<token>/rounds/new?contract=…, pushed by htmx) opens the
-// stored game page, which shows the rounds waiting to send (offline.js).
+// stored game page, which shows the rounds waiting to send (js/offline/).
 function fallbacks(request) {
   const url = new URL(request.url);
   const game = url.pathname.match(/^\/g\/[^/]+/);

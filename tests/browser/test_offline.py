@@ -100,6 +100,8 @@ def test_a_round_saved_offline_waits_and_arrives_once(app, network, live_server,
     page.reload()
     expect(page.locator("h1")).to_contain_text("Anne")
     expect(outbox).to_be_visible()
+    # The card's style sheet, loaded when the card shows, comes from the service worker offline.
+    expect(outbox).to_have_css("border-left-width", "4px")
     expect(outbox.locator(".outbox-item")).to_have_count(1)
     expect(outbox.locator(".outbox-state")).to_have_text("Waiting to send")
     expect(outbox).to_contain_text("Round 1: Anne declares No Last Two")
