@@ -62,9 +62,9 @@ TEST_DATABASE_URL ?= postgresql://scorepad:scorepad@127.0.0.1/scorepad_test
 test-postgres: $(STAMP)
 	TEST_DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/python -m pytest -q
 
-# The club-night load benchmark (run by hand; results go in the README).
+# The board load benchmark: board polls and saves of an evening (run by hand; results go in the README).
 bench: $(STAMP)
-	$(BIN)/python bench/club_night.py
+	$(BIN)/python bench/board_load.py
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache

@@ -1,6 +1,6 @@
-"""Club night on loopback: 20 tables saving a round every few seconds while 500 viewers poll
+"""Board load on loopback (an evening of play): 20 tables saving a round every few seconds while 500 viewers poll
 their boards, against gunicorn with the app's default config (gunicorn.conf.py) on a fresh
-SQLite file (or DATABASE_URL). Run by hand: `make bench` or `.venv/bin/python bench/club_night.py`.
+SQLite file (or DATABASE_URL). Run by hand: `make bench` or `.venv/bin/python bench/board_load.py`.
 
 Phases (wrk, installed from Debian's packages if missing; only 127.0.0.1 is ever targeted):
 1. ceiling: the trivial endpoint /api/v1/health, as fast as wrk can;
@@ -65,7 +65,7 @@ def call(port: int, method: str, path: str, body=None, headers=None, timeout=30)
 
 
 def start_server(port: int, database_url: str) -> subprocess.Popen:
-    env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "club-night-bench",
+    env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "board-load-bench",
            "MAX_GAMES_PER_ADDRESS": "100000"}
     subprocess.run([str(BIN / "flask"), "--app", "scorepad", "db", "upgrade"], cwd=ROOT, env=env, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -147,11 +147,11 @@ end
 """
 
 
-def club_night(args) -> None:
+def board_load(args) -> None:
     binary = ensure_wrk()
     port = args.port
-    tmp = Path(tempfile.mkdtemp(prefix="club-night-"))
-    database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp / 'club.sqlite3'}"
+    tmp = Path(tempfile.mkdtemp(prefix="board-load-"))
+    database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp / 'board-load.sqlite3'}"
     server = start_server(port, database_url)
     try:
         tables = []
@@ -264,8 +264,8 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=32, help="wrk connections for the ceiling and 304 phases")
     parser.add_argument("--seconds", type=int, default=20, help="length of the ceiling and 304 phases")
     parser.add_argument("--slices", type=int, default=10, help="the ceiling and 304 phases alternate in this many slices")
-    parser.add_argument("--evening", type=int, default=60, help="length of the club-night phase (a table saves its 26 rounds in ~80 s)")
-    club_night(parser.parse_args())
+    parser.add_argument("--evening", type=int, default=60, help="length of the evening phase (a table saves its 26 rounds in ~80 s)")
+    board_load(parser.parse_args())
 
 
 if __name__ == "__main__":
