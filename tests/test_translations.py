@@ -68,7 +68,8 @@ def test_the_template_is_not_empty():
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_entry_is_translated_and_none_is_fuzzy(lang):
-    pot_ids = {(m.context, m.id) for m in read_po(open(ROOT / "translations" / "messages.pot", "rb")) if m.id}
+    with open(ROOT / "translations" / "messages.pot", "rb") as pot:
+        pot_ids = {(m.context, m.id) for m in read_po(pot) if m.id}
     messages = entries(lang)
     assert {(m.context, m.id) for m in messages} == pot_ids, "run `make translations`"
     untranslated = [m.id for m in messages if not all(s.strip() for _, s in forms(m))]
