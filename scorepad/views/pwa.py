@@ -139,6 +139,8 @@ def pack_static(response: Response) -> None:
     except (OSError, UnicodeDecodeError):
         return
     response.direct_passthrough = False
+    if hasattr(response.response, "close"):  # the file send_file opened: replaced, so close it here
+        response.response.close()
     response.set_data(body)
     # The body is re-encoded: byte ranges of the file no longer apply; the version in the
     # URL and the ETag replace the file's date; the file name says nothing to a browser.
