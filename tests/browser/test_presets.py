@@ -175,6 +175,14 @@ def shown_standings(page: Page) -> dict[str, tuple[int, int]]:
     return shown
 
 
+# One more try after a Playwright timeout, for this test only. In CI (the PostgreSQL pass, twice
+# in three runs) headless Chromium stopped producing frames in the middle of these long games:
+# the page still ran its scripts (locators resolved), but no tap could see its element "stable"
+# and even a screenshot timed out. Not reproduced in isolation; no script of ours was found
+# looping. A stalled page does not recover, so the step cannot be retried on it: the game is
+# played again on a fresh page. A wrong value (AssertionError) fails at once, as does a second
+# timeout.
+@pytest.mark.flaky(reruns=1, only_rerun=["TimeoutError"])
 @pytest.mark.parametrize("preset_id", list(BUILTIN))
 def test_every_built_in_preset_scores_a_complete_game_on_a_phone(preset_id, live_server, phone, screenshot_dir):
     page = phone
