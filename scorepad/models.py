@@ -5,7 +5,7 @@ objects; every score is recomputed by the engine, never stored."""
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
@@ -18,7 +18,7 @@ from .scoring.document import round_to_dict
 
 def utcnow() -> datetime:
     """The current time, timezone-aware (UTC)."""
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def token_digest(token: str) -> str:
@@ -57,8 +57,9 @@ class StoredGame(Model):
     creator_address: Mapped[str | None] = mapped_column(String(64), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
-    rounds: Mapped[list["StoredRound"]] = relationship(
-        back_populates="game", order_by="StoredRound.number", cascade="all, delete-orphan")
+    rounds: Mapped[list[StoredRound]] = relationship(
+        back_populates="game", order_by="StoredRound.number", cascade="all, delete-orphan"
+    )
 
     def document(self) -> dict[str, Any]:
         """The game document as recorded (game-format.md, without results)."""

@@ -8,4 +8,3 @@ import pytest
 def app(app):
     app.config["WTF_CSRF_ENABLED"] = True
     return app
-

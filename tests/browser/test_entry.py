@@ -111,7 +111,9 @@ def test_the_doubles_grid_follows_the_rules_and_its_shortcuts(app, live_server, 
     form = choose(page, "trumps")  # positive: only Anne, the declarer, may be doubled
     why = form.locator(".grid-why")
     # aria-disabled cells still take a tap (Playwright calls them "not enabled": force it).
-    form.get_by_role("button", name="Béatrice doubles Cath: not possible, in a positive contract only the declarer may be doubled").tap(force=True)
+    form.get_by_role(
+        "button", name="Béatrice doubles Cath: not possible, in a positive contract only the declarer may be doubled"
+    ).tap(force=True)
     expect(why).to_contain_text("Béatrice cannot double Cath: in a positive contract only the declarer may be doubled")
     # Anne can only redouble a player who doubled her: tapping it first says so, ticks nothing.
     form.locator("input[value='0-1']").tap(force=True)
@@ -191,15 +193,23 @@ def test_the_round_page_fits_a_phone(app, live_server, phone, screenshot_dir):
     table = page.locator(".result-table")
     assert table.evaluate("t => t.scrollWidth <= t.parentElement.clientWidth")
     expect(table.get_by_role("columnheader", name="Diana")).to_be_visible()
-    expect(page.locator("main")).to_contain_text("Béatrice doubled Diana: Béatrice 0, Diana −30 → Diana pays 30 to Béatrice")
+    expect(page.locator("main")).to_contain_text(
+        "Béatrice doubled Diana: Béatrice 0, Diana −30 → Diana pays 30 to Béatrice"
+    )
     no_sideways_scroll(page, 390)
     page.screenshot(path=str(screenshot_dir / "entry-round-page-390.png"), full_page=True)
 
 
 EVERY_CONTRACT = [
-    ("tournament-full", 0, "no-tricks"), ("tournament-full", 0, "no-queens"), ("tournament-full", 0, "no-last-two"),
-    ("tournament-full", 0, "no-hearts"), ("tournament-full", 0, "no-king-of-hearts"), ("tournament-full", 0, "trumps"),
-    ("tournament-full", 0, "domino"), ("brader-32-card", 3, "ravage-city"), ("french-classic", 5, "salade"),
+    ("tournament-full", 0, "no-tricks"),
+    ("tournament-full", 0, "no-queens"),
+    ("tournament-full", 0, "no-last-two"),
+    ("tournament-full", 0, "no-hearts"),
+    ("tournament-full", 0, "no-king-of-hearts"),
+    ("tournament-full", 0, "trumps"),
+    ("tournament-full", 0, "domino"),
+    ("brader-32-card", 3, "ravage-city"),
+    ("french-classic", 5, "salade"),
 ]
 
 
@@ -256,7 +266,9 @@ def test_the_grid_in_dark_mode(app, live_server, browser, screenshot_dir):
     body = page.locator("body").evaluate(SEEN_COLOURS)
     assert luminance(body["background"]) < 0.05  # dark, not the light palette's #f6f7f9
     assert contrast(body) >= 7
-    mark = {value: form.locator(f"input[value='{value}'] + span").evaluate(SEEN_COLOURS) for value in ("1-0", "0-1", "2-0")}
+    mark = {
+        value: form.locator(f"input[value='{value}'] + span").evaluate(SEEN_COLOURS) for value in ("1-0", "0-1", "2-0")
+    }
     # Béatrice doubled Anne (✓) and Anne redoubled her (R): both marks show, readable.
     assert mark["1-0"]["visible"] and contrast(mark["1-0"]) >= 4.5
     assert mark["0-1"]["visible"] and contrast(mark["0-1"]) >= 4.5
