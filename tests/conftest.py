@@ -72,6 +72,14 @@ def runner(app):
 
 
 @pytest.fixture(scope="session")
+def base_url() -> None:
+    """No base URL: browser tests open full URLs (``live_server``). Defined here because
+    pytest-playwright 0.10's own fallback is an instance method of a plugin class, which
+    pytest 9.2 deprecates (PytestRemovedIn10Warning, an error under ``filterwarnings``)."""
+    return None
+
+
+@pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
 
