@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.install.stamp
 PORT ?= 5000
 
-.PHONY: venv install system-deps run test test-postgres bench clean translations compile-translations
+.PHONY: venv install system-deps run lint test test-postgres bench clean translations compile-translations
 
 venv install: $(STAMP)
 
@@ -39,22 +39,32 @@ run: $(STAMP) compile-translations system-deps
 	$(BIN)/flask --app scorepad db upgrade
 	$(BIN)/flask --app scorepad run --host 127.0.0.1 --port $(PORT)
 
-# Browser tests use Debian's Chromium; Playwright cannot download its own here.
-test: $(STAMP) compile-translations system-deps
+# The static checks, in this order (each stops the run): lint, formatting (`ruff format` fixes
+# it), types of the app, the import contracts (pyproject.toml, [tool.importlinter]).
+lint: $(STAMP)
+	$(BIN)/ruff check
+	$(BIN)/ruff format --check
+	$(BIN)/mypy scorepad
+	$(BIN)/lint-imports
+
+# The checks, then the whole suite. Browser tests use Debian's Chromium; Playwright cannot
+# download its own here.
+test: lint compile-translations system-deps
 	@if { [ ! -x /usr/bin/chromium ] || ! command -v pdftoppm >/dev/null; } && [ "$$(id -u)" = 0 ]; then \
 		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(TEST_DEBS) $(PANGO_DEBS); \
 	fi
 	$(BIN)/python -m pytest -q
 
-# The same suite on PostgreSQL: TEST_DATABASE_URL names an empty database whose tables
-# are dropped and re-created for each test (.ci/run creates one; see README, Tests).
+# The same suite on PostgreSQL, pytest only (the checks do not depend on the database):
+# TEST_DATABASE_URL names an empty database whose tables are dropped and re-created for each
+# test (.ci/run creates one; see README, Tests).
 TEST_DATABASE_URL ?= postgresql://scorepad:scorepad@127.0.0.1/scorepad_test
 test-postgres: $(STAMP)
 	TEST_DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/python -m pytest -q
 
-# The club-night load benchmark (run by hand; results go in the README).
+# The board load benchmark: board polls and saves of an evening (run by hand; results go in the README).
 bench: $(STAMP)
-	$(BIN)/python bench/club_night.py
+	$(BIN)/python bench/board_load.py
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache

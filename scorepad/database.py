@@ -9,7 +9,8 @@ SQLite's ``synchronous = NORMAL``: in WAL mode a commit then writes the log with
 disk (fsync happens at checkpoints). The database stays consistent, and a committed round
 survives the server process being killed; only a power cut or a crash of the machine itself
 may lose the last commits. Waiting for the disk on every save cost up to 14-27 ms a commit
-on this machine under load (p99), which alone broke the club-night target (save p99 ≤ 50 ms).
+on this machine under load (p99), which alone broke the board load target (bench/board_load.py:
+save p99 ≤ 50 ms).
 """
 
 from __future__ import annotations

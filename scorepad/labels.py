@@ -10,7 +10,6 @@ from __future__ import annotations
 from flask_babel import lazy_gettext as _l
 from flask_babel import lazy_pgettext
 
-
 #: Full contract names (barbu-rules.md, "The contracts").
 CONTRACTS = {
     "no-tricks": _l("No Tricks"),
@@ -50,7 +49,15 @@ SUITS = {
 
 #: Rank names for screen readers and the round page; the chips show the short rank.
 RANKS = {
-    "2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "7", "8": "8", "9": "9", "10": "10",
+    "2": "2",
+    "3": "3",
+    "4": "4",
+    "5": "5",
+    "6": "6",
+    "7": "7",
+    "8": "8",
+    "9": "9",
+    "10": "10",
     "J": _l("Jack"),
     "Q": _l("Queen"),
     "K": _l("King"),
@@ -116,16 +123,36 @@ PRESETS = {
 
 #: A short description of each built-in preset (barbu-rules.md, "Variants").
 PRESET_DESCRIPTIONS = {
-    "tournament": _l("The form bridge players play: seven contracts, each declarer declares each once, doubles and redoubles between any players. 28 rounds."),
-    "ravage-city": _l("Tournament Barbu plus Ravage City: the most cards of one suit costs −36, shared when tied (−18, −12, −9). 32 rounds."),
+    "tournament": _l(
+        "The form bridge players play: seven contracts, each declarer declares each once, doubles and "
+        "redoubles between any players. 28 rounds."
+    ),
+    "ravage-city": _l(
+        "Tournament Barbu plus Ravage City: the most cards of one suit costs −36, "
+        "shared when tied (−18, −12, −9). 32 rounds."
+    ),
     "ravage-city-24": _l("Tournament Barbu plus Ravage City at −24 (ties −12, −8, −6). 32 rounds."),
-    "brader": _l("Mark Brader's values: Barbu −25, Fan Tan +40/+20/0/−20, hearts −4 and the ace −12, tricks −5, queens −15, Ravage City −36. 32 rounds."),
+    "brader": _l(
+        "Mark Brader's values: Barbu −25, Fan Tan +40/+20/0/−20, hearts −4 and the ace −12, tricks −5, queens "
+        "−15, Ravage City −36. 32 rounds."
+    ),
     "kh15-domino40": _l("Tournament Barbu with the king of hearts at −15 and Domino paying +40/+20/+10/−10."),
     "domino30-kh15": _l("Tournament Barbu with Domino paying +30/+20/+10/0 and the king of hearts at −15."),
-    "dealer-chooses": _l("The dealer chooses the contract and declares; the player on the dealer's left leads (in Domino the dealer starts)."),
-    "declarer-doubles-only": _l("Only the declarer may be doubled, and the declarer redoubles everyone who doubled, without a word."),
-    "undoubled-not-played": _l("A negative contract nobody doubles is not played: each opponent takes a third of its points, the declarer the rest."),
-    "french-classic": _l("The older French form: contracts in a fixed order, no doubling, Salade (every penalty at once) instead of Trumps, with Domino."),
+    "dealer-chooses": _l(
+        "The dealer chooses the contract and declares; the player on the dealer's left leads (in Domino the "
+        "dealer starts)."
+    ),
+    "declarer-doubles-only": _l(
+        "Only the declarer may be doubled, and the declarer redoubles everyone who doubled, without a word."
+    ),
+    "undoubled-not-played": _l(
+        "A negative contract nobody doubles is not played: each opponent takes a third of its points, the "
+        "declarer the rest."
+    ),
+    "french-classic": _l(
+        "The older French form: contracts in a fixed order, no doubling, Salade (every penalty at once) "
+        "instead of Trumps, with Domino."
+    ),
     "french-32": _l("Tournament Barbu on the old French 32-card deck (ace down to 7): 8 tricks a deal."),
     "no-domino": _l("The five negative contracts and Trumps, the traditional French six. 24 rounds."),
     "no-trumps": _l("The five negative contracts and Domino. 24 rounds."),
@@ -138,18 +165,28 @@ PRESET_NOTES = {
         _l("In Trumps you must ruff and over-ruff when you cannot follow suit."),
         _l("In Domino the declarer names the starting rank and plays first; a player who cannot build passes."),
     ],
-    "ravage-city": [_l("Ravage City is played without trumps; count each player's cards of every suit after the deal.")],
-    "ravage-city-24": [_l("Ravage City is played without trumps; count each player's cards of every suit after the deal.")],
-    "brader": [_l("Fan Tan is Domino by another name."),
-               _l("Ravage City is played without trumps; count each player's cards of every suit after the deal.")],
+    "ravage-city": [
+        _l("Ravage City is played without trumps; count each player's cards of every suit after the deal.")
+    ],
+    "ravage-city-24": [
+        _l("Ravage City is played without trumps; count each player's cards of every suit after the deal.")
+    ],
+    "brader": [
+        _l("Fan Tan is Domino by another name."),
+        _l("Ravage City is played without trumps; count each player's cards of every suit after the deal."),
+    ],
     "kh15-domino40": [_l("Some tables allow hearts to be led in No King of Hearts at any time.")],
     "domino30-kh15": [_l("Some tables play the ace low in Domino.")],
     "dealer-chooses": [_l("The player on the dealer's left leads, except in Domino, where the dealer starts.")],
-    "declarer-doubles-only": [_l("Doubles are announced in turn, starting on the declarer's left; the declarer's redouble needs no words.")],
+    "declarer-doubles-only": [
+        _l("Doubles are announced in turn, starting on the declarer's left; the declarer's redouble needs no words.")
+    ],
     "undoubled-not-played": [_l("Announce doubles before anyone plays a card: with none, the cards are thrown in.")],
-    "french-classic": [_l("Contracts come in the listed order, so nobody chooses."),
-                       _l("Domino is often started by the 7♦ or by any 7."),
-                       _l("Forced discards: you must throw the K♥ or a queen at the first chance.")],
+    "french-classic": [
+        _l("Contracts come in the listed order, so nobody chooses."),
+        _l("Domino is often started by the 7♦ or by any 7."),
+        _l("Forced discards: you must throw the K♥ or a queen at the first chance."),
+    ],
     "french-32": [_l("The deck runs from the ace down to the 7: 8 cards each, 8 hearts.")],
     "no-domino": [_l("Trumps without compulsory over-ruffing in some French houses.")],
     "no-trumps": [_l("In Domino the declarer names the starting rank and plays first.")],

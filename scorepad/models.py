@@ -5,20 +5,20 @@ objects; every score is recomputed by the engine, never stored."""
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from .extensions import db
+from .extensions import Model
 from .scoring import Game, Preset, parse_game, parse_preset
 from .scoring.document import round_to_dict
 
 
 def utcnow() -> datetime:
     """The current time, timezone-aware (UTC)."""
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def token_digest(token: str) -> str:
@@ -34,7 +34,7 @@ def _digest_of(column: str):
     return lambda context: token_digest(context.get_current_parameters()[column])
 
 
-class StoredGame(db.Model):
+class StoredGame(Model):
     """A game: its players, first declarer, a copy of its preset (so editing or deleting a
     preset never changes it) and two capability tokens: ``edit_token`` (the scorer's page)
     and ``view_token`` (read-only)."""
@@ -57,8 +57,9 @@ class StoredGame(db.Model):
     creator_address: Mapped[str | None] = mapped_column(String(64), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
-    rounds: Mapped[list["StoredRound"]] = relationship(
-        back_populates="game", order_by="StoredRound.number", cascade="all, delete-orphan")
+    rounds: Mapped[list[StoredRound]] = relationship(
+        back_populates="game", order_by="StoredRound.number", cascade="all, delete-orphan"
+    )
 
     def document(self) -> dict[str, Any]:
         """The game document as recorded (game-format.md, without results)."""
@@ -77,7 +78,7 @@ class StoredGame(db.Model):
         return parse_game(self.document())
 
 
-class StoredRound(db.Model):
+class StoredRound(Model):
     """One recorded deal: ``number`` (1-based, unique within its game), the contract with
     its trump suit or starting rank, the doubles as ``[doubler, doubled]`` pairs and the
     outcome (``None`` for a split, unplayed deal)."""
@@ -119,7 +120,7 @@ class StoredRound(db.Model):
         self.outcome = round_doc.get("outcome")
 
 
-class StoredPreset(db.Model):
+class StoredPreset(Model):
     """A saved scoring preset (German *Wertung*): the whole preset object of
     game-format.md (its ``id`` is ``public_id``), a name kept for listing, the table's
     free-text notes and who may change it: the device that created it (``owner_device``,

@@ -5,6 +5,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from flask.testing import FlaskClient
 from werkzeug.serving import make_server
 
 from scorepad import create_app
@@ -32,6 +33,16 @@ def database_uri(tmp_path) -> str:
     return database_url(os.environ.get("TEST_DATABASE_URL")) or f"sqlite:///{tmp_path / 'test.sqlite3'}"
 
 
+class ServerLikeClient(FlaskClient):
+    """Flask's test client, closing each response's body once it is read, as a WSGI server
+    does. Flask's own leaves that to the test, so a file sent with ``send_file`` (static
+    files, the OpenAPI description) stayed open until the garbage collector closed it, with a
+    ResourceWarning (an error under ``filterwarnings = error``)."""
+
+    def open(self, *args, buffered: bool = True, **kwargs):
+        return super().open(*args, buffered=buffered, **kwargs)
+
+
 @pytest.fixture
 def app(tmp_path):
     """The app on a real, empty database."""
@@ -40,6 +51,7 @@ def app(tmp_path):
         SQLALCHEMY_DATABASE_URI = database_uri(tmp_path)
 
     app = create_app(Config)
+    app.test_client_class = ServerLikeClient
     with app.app_context():
         db.drop_all()
         db.create_all()
@@ -57,6 +69,14 @@ def client(app):
 @pytest.fixture
 def runner(app):
     return app.test_cli_runner()
+
+
+@pytest.fixture(scope="session")
+def base_url() -> None:
+    """No base URL: browser tests open full URLs (``live_server``). Defined here because
+    pytest-playwright 0.10's own fallback is an instance method of a plugin class, which
+    pytest 9.2 deprecates (PytestRemovedIn10Warning, an error under ``filterwarnings``)."""
+    return None
 
 
 @pytest.fixture(scope="session")

@@ -34,8 +34,9 @@ def load(path: Path) -> dict:
 
 
 def settle(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([str(SCOREPAD), "settle", *args], input=stdin, capture_output=True,
-                          text=True, encoding="utf-8", timeout=60)
+    return subprocess.run(
+        [str(SCOREPAD), "settle", *args], input=stdin, capture_output=True, text=True, encoding="utf-8", timeout=60
+    )
 
 
 def write(tmp_path: Path, document, name: str = "game.json") -> Path:
@@ -49,8 +50,9 @@ def assert_settled_as_expected(output: dict, example: dict) -> None:
     assert output["format"] == "barbu-scorepad/game@1"
     assert output["players"] == example["game"]["players"]
     assert isinstance(output["preset"], dict)  # an export always carries the whole preset
-    assert [{k: r[k] for k in ("number", "declarer", "result")} for r in output["rounds"]] \
-        == example["expected"]["rounds"]
+    assert [{k: r[k] for k in ("number", "declarer", "result")} for r in output["rounds"]] == example["expected"][
+        "rounds"
+    ]
     assert output["standings"] == example["expected"]["standings"]
 
 
@@ -64,6 +66,7 @@ def test_the_console_script_is_installed():
 
 
 # ---------------------------------------------------------------- scorepad settle
+
 
 def test_settle_prints_every_result_and_the_standings(tmp_path, example):
     done = settle(str(write(tmp_path, example["game"])))
@@ -101,8 +104,11 @@ def test_settle_refuses_invalid_input_on_stdin_too():
     assert done.stderr.startswith("rounds[2].outcome.tricks: ")
 
 
-@pytest.mark.parametrize("text", ['{"players": ["Anne", ', "", "not json at all", "[1, 2, 3]"],
-                         ids=["truncated", "empty", "not-json", "not-an-object"])
+@pytest.mark.parametrize(
+    "text",
+    ['{"players": ["Anne", ', "", "not json at all", "[1, 2, 3]"],
+    ids=["truncated", "empty", "not-json", "not-an-object"],
+)
 def test_settle_refuses_what_is_not_a_game_document(tmp_path, text):
     done = settle(str(write(tmp_path, text)))
     assert done.returncode == 2
@@ -112,8 +118,7 @@ def test_settle_refuses_what_is_not_a_game_document(tmp_path, text):
 
 def test_settle_refuses_a_file_that_is_not_utf8(tmp_path):
     path = tmp_path / "latin1.json"
-    path.write_bytes(json.dumps({**BAD_TRICKS, "rounds": [], "title": "Café"}, ensure_ascii=False)
-                     .encode("latin-1"))
+    path.write_bytes(json.dumps({**BAD_TRICKS, "rounds": [], "title": "Café"}, ensure_ascii=False).encode("latin-1"))
     done = settle(str(path))
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.strip()
@@ -127,6 +132,7 @@ def test_settle_refuses_a_missing_file(tmp_path):
 
 
 # ---------------------------------------------------------------- flask --app scorepad settle
+
 
 def test_flask_settle_prints_the_expected_results(runner, tmp_path, example):
     result = runner.invoke(args=["settle", str(write(tmp_path, example["game"]))])

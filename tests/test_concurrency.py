@@ -9,8 +9,11 @@ import json
 import random
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
+from typing import TypeVar
 from urllib.parse import urlencode
 
 import pytest
@@ -27,6 +30,7 @@ from .gunicorn_server import Phone, bearer, gunicorn, request
 EXAMPLE = json.loads((Path(__file__).parent / "data" / "examples" / "tournament-full.json").read_text())
 ROUNDS = EXAMPLE["game"]["rounds"]
 EXPECTED = EXAMPLE["expected"]["rounds"]
+T = TypeVar("T")
 
 
 @pytest.fixture(scope="module")
@@ -91,6 +95,18 @@ def stored_rounds(app, game_id: int) -> list[int]:
     return numbers
 
 
+def until(condition: Callable[[], T | None], seconds: float, what: str) -> T:
+    """Ask ``condition`` again every 10 ms until it answers something other than None or
+    False, and return that: a wait on a condition, never a fixed pause. AssertionError
+    naming ``what`` after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while (answer := condition()) is None or answer is False:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {seconds} s")
+        time.sleep(0.01)
+    return answer
+
+
 def run_together(*calls):
     """Start the calls at the same instant (a barrier in each thread); their results."""
     barrier = threading.Barrier(len(calls))
@@ -105,13 +121,14 @@ def run_together(*calls):
 
 # -- two phones, one round -------------------------------------------------------------------
 
+
 def test_two_api_clients_saving_the_same_round_store_it_once(app, server):
     """Many times over: each pair sends round n+1 at once; one 201, one 409, one row."""
-    for game in range(3):
+    for _game in range(3):
         game_id, edit = new_game(server)
         for n in range(1, 9):
             rnd = {**ROUNDS[n - 1], "number": n}
-            post = lambda: request(server, "POST", f"/api/v1/games/{game_id}/rounds", rnd, bearer(edit))
+            post = partial(request, server, "POST", f"/api/v1/games/{game_id}/rounds", rnd, bearer(edit))
             results = run_together(post, post)
             statuses = sorted(status for status, _, _ in results)
             assert statuses == [201, 409], [(s, d[:200]) for s, _, d in results]
@@ -127,7 +144,7 @@ def test_two_api_clients_without_a_number_still_store_one_round(app, server):
     (Only within a declarer's run: a phone that means the round must send its number.)"""
     game_id, edit = new_game(server)
     for n in range(1, 7):
-        post = lambda: request(server, "POST", f"/api/v1/games/{game_id}/rounds", ROUNDS[n - 1], bearer(edit))
+        post = partial(request, server, "POST", f"/api/v1/games/{game_id}/rounds", ROUNDS[n - 1], bearer(edit))
         statuses = sorted(status for status, _, _ in run_together(post, post))
         assert statuses in ([201, 409], [201, 422])
     assert stored_rounds(app, game_id) == list(range(1, 7))
@@ -140,7 +157,9 @@ def test_two_phones_saving_the_same_round_form_store_it_once(app, server):
     phones = [Phone(server), Phone(server)]
     for n in range(1, 8):
         forms = [form_fields(ROUNDS[n - 1], n, phone.csrf_token(f"/g/{edit}")) for phone in phones]
-        results = run_together(*[lambda p=p, f=f: p.request("POST", f"/g/{edit}/rounds", f) for p, f in zip(phones, forms)])
+        results = run_together(
+            *[partial(p.request, "POST", f"/g/{edit}/rounds", f) for p, f in zip(phones, forms, strict=True)]
+        )
         statuses = sorted(status for status, _, _ in results)
         assert statuses == [303, 409], [(s, d[-300:]) for s, _, d in results]
         page = next(d.decode() for s, _, d in results if s == 409)
@@ -154,8 +173,11 @@ def test_a_phone_and_an_api_client_racing_store_one_round(app, server):
     for n in range(5, 10):
         form = form_fields(ROUNDS[n - 1], n, phone.csrf_token(f"/g/{edit}"))
         results = run_together(
-            lambda: phone.request("POST", f"/g/{edit}/rounds", form),
-            lambda: request(server, "POST", f"/api/v1/games/{game_id}/rounds", {**ROUNDS[n - 1], "number": n}, bearer(edit)))
+            partial(phone.request, "POST", f"/g/{edit}/rounds", form),
+            partial(
+                request, server, "POST", f"/api/v1/games/{game_id}/rounds", {**ROUNDS[n - 1], "number": n}, bearer(edit)
+            ),
+        )
         assert sorted(status for status, _, _ in results) in ([201, 409], [303, 409])
     assert stored_rounds(app, game_id) == list(range(1, 10))
 
@@ -165,8 +187,11 @@ def test_undo_racing_a_save_leaves_no_gap(app, server):
     for _ in range(6):
         game_id, edit = new_game(server, rounds=5)
         results = run_together(
-            lambda: request(server, "DELETE", f"/api/v1/games/{game_id}/rounds/5", None, bearer(edit)),
-            lambda: request(server, "POST", f"/api/v1/games/{game_id}/rounds", {**ROUNDS[5], "number": 6}, bearer(edit)))
+            partial(request, server, "DELETE", f"/api/v1/games/{game_id}/rounds/5", None, bearer(edit)),
+            partial(
+                request, server, "POST", f"/api/v1/games/{game_id}/rounds", {**ROUNDS[5], "number": 6}, bearer(edit)
+            ),
+        )
         statuses = [status for status, _, _ in results]
         numbers = stored_rounds(app, game_id)
         assert numbers == list(range(1, len(numbers) + 1))
@@ -182,8 +207,9 @@ def test_many_tables_saving_at_once_lose_nothing(app, server):
     def table(game):
         game_id, edit = game
         for n in range(1, 11):
-            status, _, data = request(server, "POST", f"/api/v1/games/{game_id}/rounds",
-                                      {**ROUNDS[n - 1], "number": n}, bearer(edit))
+            status, _, data = request(
+                server, "POST", f"/api/v1/games/{game_id}/rounds", {**ROUNDS[n - 1], "number": n}, bearer(edit)
+            )
             assert status == 201, data
         return game_id
 
@@ -198,6 +224,7 @@ def test_many_tables_saving_at_once_lose_nothing(app, server):
 
 # -- a server killed mid-save ---------------------------------------------------------------
 
+
 def test_workers_killed_during_a_burst_of_saves_leave_no_partial_round(app, server):
     """Twelve tables keep saving (and now and then undoing) while workers are SIGKILLed:
     afterwards every game's rounds are numbered 1..n without a gap, every game still parses
@@ -205,19 +232,19 @@ def test_workers_killed_during_a_burst_of_saves_leave_no_partial_round(app, serv
     games = [new_game(server) for _ in range(12)]
     stop = threading.Event()
     acknowledged: dict[int, int] = {}  # game id -> rounds the server confirmed last
+    answers = []  # every save or undo the server answered (201, 204, 409), in order
     failures = []
     interrupted = []  # requests cut off by a kill
 
     def rounds_now(game_id, edit) -> int:
-        for _ in range(100):
+        def ask() -> int | None:
             try:
                 status, _, data = request(server, "GET", f"/api/v1/games/{game_id}", None, bearer(edit), timeout=10)
-                if status == 200:
-                    return len(json.loads(data)["rounds"])
             except (OSError, http.client.HTTPException):
-                pass  # this one hit a dying worker too
-            time.sleep(0.05)
-        raise AssertionError("the server did not come back")
+                return None  # this one hit a dying worker too
+            return len(json.loads(data)["rounds"]) if status == 200 else None
+
+        return until(ask, 30, "the server answers again")
 
     def table(game):
         game_id, edit = game
@@ -226,13 +253,22 @@ def test_workers_killed_during_a_burst_of_saves_leave_no_partial_round(app, serv
         while not stop.is_set() and n < 20:
             try:
                 if n and rng.random() < 0.15:
-                    status, _, _ = request(server, "DELETE", f"/api/v1/games/{game_id}/rounds/{n}", None, bearer(edit), timeout=10)
+                    status, _, _ = request(
+                        server, "DELETE", f"/api/v1/games/{game_id}/rounds/{n}", None, bearer(edit), timeout=10
+                    )
                     if status == 204:
                         n -= 1
                         acknowledged[game_id] = n
+                        answers.append(status)
                     continue
-                status, _, data = request(server, "POST", f"/api/v1/games/{game_id}/rounds",
-                                          {**ROUNDS[n], "number": n + 1}, bearer(edit), timeout=10)
+                status, _, data = request(
+                    server,
+                    "POST",
+                    f"/api/v1/games/{game_id}/rounds",
+                    {**ROUNDS[n], "number": n + 1},
+                    bearer(edit),
+                    timeout=10,
+                )
             except (OSError, http.client.HTTPException):
                 # The worker died under this request: was it stored? Ask, as a phone would.
                 interrupted.append(game_id)
@@ -242,20 +278,35 @@ def test_workers_killed_during_a_burst_of_saves_leave_no_partial_round(app, serv
             if status == 201:
                 n += 1
                 acknowledged[game_id] = n
+                answers.append(status)
             elif status == 409:  # a retry of a save that had been stored after all
                 n = rounds_now(game_id, edit)
                 acknowledged[game_id] = n
+                answers.append(status)
             else:
                 failures.append((status, data[:300]))
+
+    workers = len(server.workers())
+
+    def replaced(pid: int | None) -> bool:
+        """The master runs as many workers as before, ``pid`` no longer among them."""
+        running = server.workers()
+        return len(running) == workers and pid not in running
+
+    def answered_after(count: int) -> bool:
+        return len(answers) > count
 
     kills = 0
     with ThreadPoolExecutor(len(games)) as pool:
         futures = [pool.submit(table, game) for game in games]
-        time.sleep(0.3)
+        # Kill only once every table is saving, and again only after the master has replaced
+        # the killed worker and the tables have gone on saving: each kill meets a live burst.
+        until(lambda: len(acknowledged) == len(games), 30, "every table saves a round")
         for _ in range(5):
-            if server.kill_a_worker():
-                kills += 1
-            time.sleep(0.4)
+            killed, answered = server.kill_a_worker(), len(answers)
+            kills += killed is not None
+            until(partial(replaced, killed), 30, "the master replaces the killed worker")
+            until(partial(answered_after, answered), 30, "a save after the kill")
         stop.set()
         for future in futures:
             future.result()
@@ -269,5 +320,5 @@ def test_workers_killed_during_a_burst_of_saves_leave_no_partial_round(app, serv
             game = parse_game(stored.document())  # every round valid again for the engine
             # Exactly what the table last heard from the server: nothing lost, nothing extra.
             assert len(game.rounds) == acknowledged.get(game_id, 0), game_id
-            assert [r.contract for r in game.rounds] == [r["contract"] for r in ROUNDS[:len(numbers)]]
+            assert [r.contract for r in game.rounds] == [r["contract"] for r in ROUNDS[: len(numbers)]]
         db.session.remove()

@@ -20,9 +20,11 @@ from werkzeug.datastructures import MultiDict
 from scorepad.scoring import BUILTIN, preset_to_dict
 
 EXAMPLES = int(os.environ.get("SCOREPAD_FUZZ_EXAMPLES", "150"))
-FUZZ = settings(max_examples=EXAMPLES, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
-                                       HealthCheck.function_scoped_fixture])
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture],
+)
 EXAMPLE = json.loads((Path(__file__).parent / "data" / "examples" / "tournament-full.json").read_text())
 
 # The OpenAPI description the server publishes at /api/v1/openapi.json.
@@ -48,10 +50,18 @@ def preset(client):
 
 def test_the_published_description_is_the_one_fuzzed(client):
     assert client.get("/api/v1/openapi.json").get_json() == SCHEMA.raw_schema
-    assert set(OPERATIONS) >= {"POST /games", "GET /games/{game_id}", "POST /games/{game_id}/rounds",
-                               "PUT /games/{game_id}/rounds/{number}", "DELETE /games/{game_id}/rounds/{number}",
-                               "GET /presets", "POST /presets", "GET /presets/{preset_id}", "PUT /presets/{preset_id}",
-                               "DELETE /presets/{preset_id}"}
+    assert set(OPERATIONS) >= {
+        "POST /games",
+        "GET /games/{game_id}",
+        "POST /games/{game_id}/rounds",
+        "PUT /games/{game_id}/rounds/{number}",
+        "DELETE /games/{game_id}/rounds/{number}",
+        "GET /presets",
+        "POST /presets",
+        "GET /presets/{preset_id}",
+        "PUT /presets/{preset_id}",
+        "DELETE /presets/{preset_id}",
+    }
 
 
 @pytest.mark.parametrize("operation", sorted(OPERATIONS))
@@ -71,8 +81,11 @@ def test_the_api_never_answers_500(app, game, preset, operation):
             case.path_parameters["game_id"] = game_id
         if "preset_id" in (case.path_parameters or {}) and data.draw(st.booleans()):
             case.path_parameters["preset_id"] = data.draw(st.sampled_from([preset_id, preset_id, "tournament"]))
-        tokens = [preset_token, preset_token, edit, ""] if "preset_id" in (case.path_parameters or {}) else \
-            [edit, edit, view, "", "x" * 32, edit[:-1]]
+        tokens = (
+            [preset_token, preset_token, edit, ""]
+            if "preset_id" in (case.path_parameters or {})
+            else [edit, edit, view, "", "x" * 32, edit[:-1]]
+        )
         token = data.draw(st.sampled_from(tokens))
         response = case.call(app=app, headers={"Authorization": f"Bearer {token}"})
         assert response.status_code < 500, (case.method, case.formatted_path, case.body, response.text[:500])
@@ -82,11 +95,47 @@ def test_the_api_never_answers_500(app, game, preset, operation):
     run()
 
 
-JUNK = st.one_of(st.text(max_size=60), st.integers(-10**6, 10**6).map(str),
-                 st.sampled_from(["", "0", "3", "4", "-1", "1e9", "0-1", "3-3", "9-0", "no-tricks", "domino",
-                                  "trumps", "salade", "ravage-city", "A", "10", "spades", "\x00", "<script>"]))
-ROUND_FIELDS = ["contract", "number", "trump", "start_rank", "ace", "king", "penultimate", "last", "most", "doubles",
-                *[f"{part}-{i}" for part in ("tricks", "queens", "hearts", "order") for i in range(5)], "csrf_token"]
+JUNK = st.one_of(
+    st.text(max_size=60),
+    st.integers(-(10**6), 10**6).map(str),
+    st.sampled_from(
+        [
+            "",
+            "0",
+            "3",
+            "4",
+            "-1",
+            "1e9",
+            "0-1",
+            "3-3",
+            "9-0",
+            "no-tricks",
+            "domino",
+            "trumps",
+            "salade",
+            "ravage-city",
+            "A",
+            "10",
+            "spades",
+            "\x00",
+            "<script>",
+        ]
+    ),
+)
+ROUND_FIELDS = [
+    "contract",
+    "number",
+    "trump",
+    "start_rank",
+    "ace",
+    "king",
+    "penultimate",
+    "last",
+    "most",
+    "doubles",
+    *[f"{part}-{i}" for part in ("tricks", "queens", "hearts", "order") for i in range(5)],
+    "csrf_token",
+]
 GAME_FIELDS = ["title", "first_declarer", "preset", *[f"players-{i}" for i in range(5)], "draw", "csrf_token"]
 
 
@@ -112,10 +161,17 @@ def test_the_new_game_form_never_answers_500(app, fields):
 
 
 @FUZZ
-@given(path=st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\x00?#"), max_size=40),
-       number=st.integers(-5, 40), query=st.text(max_size=20))
+@given(
+    path=st.text(alphabet=st.characters(codec="utf-8", exclude_characters="\x00?#"), max_size=40),
+    number=st.integers(-5, 40),
+    query=st.text(max_size=20),
+)
 def test_odd_urls_never_answer_500(client, game, path, number, query):
     _, edit, _ = game
-    for url in (f"/g/{path}", f"/g/{edit}/rounds/{number}", f"/g/{edit}/rounds/new?contract={query}",
-                f"/g/{edit}/rounds/{number}/edit?contract={query}"):
+    for url in (
+        f"/g/{path}",
+        f"/g/{edit}/rounds/{number}",
+        f"/g/{edit}/rounds/new?contract={query}",
+        f"/g/{edit}/rounds/{number}/edit?contract={query}",
+    ):
         assert client.get(url).status_code < 500, url

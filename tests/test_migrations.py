@@ -62,19 +62,40 @@ def insert_at_first_revision(connection, example: dict, game_id: int) -> None:
     game = example["game"]
     # The games table stores the whole preset object (a built-in's too).
     preset = game["preset"] if isinstance(game["preset"], dict) else preset_to_dict(BUILTIN[game["preset"]])
-    connection.execute(sa.text(
-        "INSERT INTO games (id, title, players, first_declarer, preset, edit_token, view_token, created_at, updated_at) "
-        "VALUES (:id, :title, :players, :first, :preset, :edit, :view, :at, :at)"),
-        {"id": game_id, "title": game.get("title"), "players": json.dumps(game["players"]),
-         "first": game["first_declarer"], "preset": json.dumps(preset), "edit": f"edit-{game_id:028d}",
-         "view": f"view-{game_id:028d}", "at": "2026-11-01 20:00:00+00:00"})
+    connection.execute(
+        sa.text(
+            "INSERT INTO games (id, title, players, first_declarer, preset, edit_token, view_token, "
+            "created_at, updated_at) "
+            "VALUES (:id, :title, :players, :first, :preset, :edit, :view, :at, :at)"
+        ),
+        {
+            "id": game_id,
+            "title": game.get("title"),
+            "players": json.dumps(game["players"]),
+            "first": game["first_declarer"],
+            "preset": json.dumps(preset),
+            "edit": f"edit-{game_id:028d}",
+            "view": f"view-{game_id:028d}",
+            "at": "2026-11-01 20:00:00+00:00",
+        },
+    )
     for number, rnd in enumerate(game["rounds"], start=1):
-        connection.execute(sa.text(
-            "INSERT INTO rounds (game_id, number, contract, trump, start_rank, doubles, outcome, created_at) "
-            "VALUES (:game, :number, :contract, :trump, :rank, :doubles, :outcome, :at)"),
-            {"game": game_id, "number": number, "contract": rnd["contract"], "trump": rnd.get("trump"),
-             "rank": rnd.get("start_rank"), "doubles": json.dumps(rnd["doubles"]),
-             "outcome": json.dumps(rnd["outcome"]) if "outcome" in rnd else None, "at": "2026-11-01 20:05:00+00:00"})
+        connection.execute(
+            sa.text(
+                "INSERT INTO rounds (game_id, number, contract, trump, start_rank, doubles, outcome, created_at) "
+                "VALUES (:game, :number, :contract, :trump, :rank, :doubles, :outcome, :at)"
+            ),
+            {
+                "game": game_id,
+                "number": number,
+                "contract": rnd["contract"],
+                "trump": rnd.get("trump"),
+                "rank": rnd.get("start_rank"),
+                "doubles": json.dumps(rnd["doubles"]),
+                "outcome": json.dumps(rnd["outcome"]) if "outcome" in rnd else None,
+                "at": "2026-11-01 20:05:00+00:00",
+            },
+        )
 
 
 def test_upgrading_from_the_first_revision_keeps_every_game_and_its_scores(empty_app):
@@ -98,5 +119,7 @@ def test_upgrading_from_the_first_revision_keeps_every_game_and_its_scores(empty
             assert [r.number for r in stored.rounds] == list(range(1, len(example["game"]["rounds"]) + 1))
             export = export_game(stored.to_game())
             expected = example["expected"]
-            assert [r["result"]["total"] for r in export["rounds"]] == [r["result"]["total"] for r in expected["rounds"]]
+            assert [r["result"]["total"] for r in export["rounds"]] == [
+                r["result"]["total"] for r in expected["rounds"]
+            ]
             assert export["standings"]["final"] == expected["standings"]["final"]

@@ -24,9 +24,21 @@ LANGUAGES = ("de", "nl", "fr")
 #: %(name)s / %(n)d / %(contract)r (gettext) and {name} (filled in by the JavaScript).
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sdr]|\{(\w+)\}")
 #: Attributes whose text a person reads or hears, or that JavaScript shows.
-READ_ATTRIBUTES = {"aria-label", "title", "alt", "placeholder", "hx-confirm", "data-why", "data-text",
-                   "data-note-partial", "data-note-done", "data-note-over", "data-note-filled",
-                   "data-copied", "data-failed"}
+READ_ATTRIBUTES = {
+    "aria-label",
+    "title",
+    "alt",
+    "placeholder",
+    "hx-confirm",
+    "data-why",
+    "data-text",
+    "data-note-partial",
+    "data-note-done",
+    "data-note-over",
+    "data-note-filled",
+    "data-copied",
+    "data-failed",
+}
 
 
 def catalogue(lang: str):
@@ -54,6 +66,7 @@ def placeholders(text: str) -> set[str]:
 
 # -- the catalogues --------------------------------------------------------------------------
 
+
 def test_the_template_is_not_empty():
     """A broken extraction (babel.cfg) would make every other check here pass vacuously."""
     with open(ROOT / "translations" / "messages.pot", "rb") as pot:
@@ -61,14 +74,20 @@ def test_the_template_is_not_empty():
     assert len(ids) > 400
     # One string from each source the extraction must reach: a template, a view, a form,
     # the engine (N_) and the lazily translated labels.
-    for msgid in ("Skip to content", "Imported “%(name)s”.", "Who declares first?",
-                  "the tricks add up to %(sum)d, a deal has %(total)d", "No King of Hearts (Barbu)"):
+    for msgid in (
+        "Skip to content",
+        "Imported “%(name)s”.",
+        "Who declares first?",
+        "the tricks add up to %(sum)d, a deal has %(total)d",
+        "No King of Hearts (Barbu)",
+    ):
         assert msgid in ids
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_entry_is_translated_and_none_is_fuzzy(lang):
-    pot_ids = {(m.context, m.id) for m in read_po(open(ROOT / "translations" / "messages.pot", "rb")) if m.id}
+    with open(ROOT / "translations" / "messages.pot", "rb") as pot:
+        pot_ids = {(m.context, m.id) for m in read_po(pot) if m.id}
     messages = entries(lang)
     assert {(m.context, m.id) for m in messages} == pot_ids, "run `make translations`"
     untranslated = [m.id for m in messages if not all(s.strip() for _, s in forms(m))]
@@ -78,24 +97,51 @@ def test_every_entry_is_translated_and_none_is_fuzzy(lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_placeholders_are_kept_exactly(lang):
-    wrong = [(msgid, msgstr) for m in entries(lang) for msgid, msgstr in forms(m)
-             if placeholders(msgid) != placeholders(msgstr)
-             # a plural's singular may say "one" instead of the number
-             and not (isinstance(m.id, tuple) and placeholders(msgstr) == placeholders(msgid) - {"num"})]
+    wrong = [
+        (msgid, msgstr)
+        for m in entries(lang)
+        for msgid, msgstr in forms(m)
+        if placeholders(msgid) != placeholders(msgstr)
+        # a plural's singular may say "one" instead of the number
+        and not (isinstance(m.id, tuple) and placeholders(msgstr) == placeholders(msgid) - {"num"})
+    ]
     assert wrong == []
 
 
 def test_the_game_words_are_the_clubs_words():
     """barbu-rules.md, "Words", and the contract names of each language."""
     expected = {
-        "de": {"Declarer": "Ansager", "Contract": "Vertrag", "Round": "Runde", "Game": "Partie",
-               "Score sheet": "Punktetafel", "Preset": "Wertung", "Doubles": "Kontras",
-               "No Tricks": "Keine Stiche", "No King of Hearts (Barbu)": "Kein Herzkönig (Barbu)", "Trumps": "Trumpf"},
-        "nl": {"Declarer": "Declarant", "Contract": "Contract", "Round": "Ronde", "Game": "Partij",
-               "No Queens": "Geen vrouwen", "No King of Hearts (Barbu)": "Geen hartenheer (Barbu)", "Trumps": "Troef"},
-        "fr": {"Declarer": "Déclarant", "Contract": "Contrat", "Round": "Donne", "Game": "Partie",
-               "No Last Two": "Pas les deux derniers", "No Hearts": "Pas de cœurs", "Trumps": "Atout",
-               "Domino": "Domino (Réussite)"},
+        "de": {
+            "Declarer": "Ansager",
+            "Contract": "Vertrag",
+            "Round": "Runde",
+            "Game": "Partie",
+            "Score sheet": "Punktetafel",
+            "Preset": "Wertung",
+            "Doubles": "Kontras",
+            "No Tricks": "Keine Stiche",
+            "No King of Hearts (Barbu)": "Kein Herzkönig (Barbu)",
+            "Trumps": "Trumpf",
+        },
+        "nl": {
+            "Declarer": "Declarant",
+            "Contract": "Contract",
+            "Round": "Ronde",
+            "Game": "Partij",
+            "No Queens": "Geen vrouwen",
+            "No King of Hearts (Barbu)": "Geen hartenheer (Barbu)",
+            "Trumps": "Troef",
+        },
+        "fr": {
+            "Declarer": "Déclarant",
+            "Contract": "Contrat",
+            "Round": "Donne",
+            "Game": "Partie",
+            "No Last Two": "Pas les deux derniers",
+            "No Hearts": "Pas de cœurs",
+            "Trumps": "Atout",
+            "Domino": "Domino (Réussite)",
+        },
     }
     for lang, words in expected.items():
         strings = {m.id: m.string for m in entries(lang) if m.context is None}
@@ -104,6 +150,7 @@ def test_the_game_words_are_the_clubs_words():
 
 
 # -- the pages -------------------------------------------------------------------------------
+
 
 class VisibleText(HTMLParser):
     """The text of a page as people meet it: text nodes outside script/style, and the
@@ -149,7 +196,7 @@ def as_regex(msgid: str) -> str:
     number, any other placeholder any text, a space any whitespace."""
     out, at = [], 0
     for match in PLACEHOLDER.finditer(msgid):
-        out.append(re.escape(msgid[at:match.start()]))
+        out.append(re.escape(msgid[at : match.start()]))
         out.append(r"[−+-]?\d[\d.,\s]*" if match.group(0).endswith("d") and match.group(1) else ".+?")
         at = match.end()
     out.append(re.escape(msgid[at:]))
@@ -269,8 +316,10 @@ def test_each_page_speaks_the_language_without_english_left(app, client, pages, 
 
 def test_the_check_finds_english_left_behind():
     """The search itself: an English page read as German is full of leftovers."""
-    html = ('<html lang="de"><body><h2>Final standings</h2><p>Anne declares</p>'
-            '<button aria-label="Anne doubles Beth">✓</button><p>Domino</p><p>Punktetafel</p></body></html>')
+    html = (
+        '<html lang="de"><body><h2>Final standings</h2><p>Anne declares</p>'
+        '<button aria-label="Anne doubles Beth">✓</button><p>Domino</p><p>Punktetafel</p></body></html>'
+    )
     found = {msgid for msgid, _ in english_left(html, "de", english_patterns("de"))}
     assert found == {"Final standings", "%(name)s declares", "%(a)s doubles %(b)s"}
 
@@ -284,8 +333,12 @@ def test_numbers_and_dates_follow_the_language(app, client):
     """The sheet's date in the language's long form; the contract values of the header with
     the language's words and a true minus sign."""
     _edit, view, _data = import_game(app, "tournament-full", 28)
-    expected = {"en": ("March 5, 2026", "−2 per heart"), "de": ("5. März 2026", "−2 je Herz"),
-                "nl": ("5 maart 2026", "−2 per harten"), "fr": ("5 mars 2026", "−2 par cœur")}
+    expected = {
+        "en": ("March 5, 2026", "−2 per heart"),
+        "de": ("5. März 2026", "−2 je Herz"),
+        "nl": ("5 maart 2026", "−2 per harten"),
+        "fr": ("5 mars 2026", "−2 par cœur"),
+    }
     for lang, (day, hearts) in expected.items():
         html = client.get(f"/s/{view}?date=2026-03-05", headers={"Accept-Language": lang}).get_data(as_text=True)
         assert f'<time datetime="2026-03-05">{day}</time>' in html
@@ -299,8 +352,9 @@ def test_points_of_a_thousand_or_more_are_grouped_the_languages_way(app):
 
     with app.test_request_context(headers={"Accept-Language": "de"}):
         app.preprocess_request()
-        rendered = render_template_string('{% from "macros/barbu.html" import points %}'
-                                          '{{ points(1000, plus=true) }} {{ points(-12345) }}')
+        rendered = render_template_string(
+            '{% from "macros/barbu.html" import points %}{{ points(1000, plus=true) }} {{ points(-12345) }}'
+        )
     assert "+1.000" in rendered and "−12.345" in rendered
 
 

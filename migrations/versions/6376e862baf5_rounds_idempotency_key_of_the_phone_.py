@@ -9,24 +9,24 @@ Revises: c7ffeb74ff6d
 Create Date: 2026-11-29 14:48:06.946336
 
 """
-from alembic import op
-import sqlalchemy as sa
 
+import sqlalchemy as sa
+from alembic import op
 
 # revision identifiers, used by Alembic.
-revision = '6376e862baf5'
-down_revision = 'c7ffeb74ff6d'
+revision = "6376e862baf5"
+down_revision = "c7ffeb74ff6d"
 branch_labels = None
 depends_on = None
 
 
 def upgrade():
-    with op.batch_alter_table('rounds', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('client_key', sa.String(length=64), nullable=True))
-        batch_op.create_index(batch_op.f('ix_rounds_client_key'), ['client_key'], unique=True)
+    with op.batch_alter_table("rounds", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("client_key", sa.String(length=64), nullable=True))
+        batch_op.create_index(batch_op.f("ix_rounds_client_key"), ["client_key"], unique=True)
 
 
 def downgrade():
-    with op.batch_alter_table('rounds', schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f('ix_rounds_client_key'))
-        batch_op.drop_column('client_key')
+    with op.batch_alter_table("rounds", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_rounds_client_key"))
+        batch_op.drop_column("client_key")

@@ -10,15 +10,15 @@ Revises: 6376e862baf5
 Create Date: 2026-11-29 17:00:00
 
 """
+
 import hashlib
 
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
-revision = 'b1d3e5f7a9c2'
-down_revision = '6376e862baf5'
+revision = "b1d3e5f7a9c2"
+down_revision = "6376e862baf5"
 branch_labels = None
 depends_on = None
 
@@ -28,29 +28,37 @@ def digest(token):
 
 
 def upgrade():
-    with op.batch_alter_table('games', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('edit_digest', sa.String(length=64), nullable=True))
-        batch_op.add_column(sa.Column('view_digest', sa.String(length=64), nullable=True))
+    with op.batch_alter_table("games", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("edit_digest", sa.String(length=64), nullable=True))
+        batch_op.add_column(sa.Column("view_digest", sa.String(length=64), nullable=True))
 
-    games = sa.table('games', sa.column('id', sa.Integer), sa.column('edit_token', sa.String),
-                     sa.column('view_token', sa.String), sa.column('edit_digest', sa.String),
-                     sa.column('view_digest', sa.String))
+    games = sa.table(
+        "games",
+        sa.column("id", sa.Integer),
+        sa.column("edit_token", sa.String),
+        sa.column("view_token", sa.String),
+        sa.column("edit_digest", sa.String),
+        sa.column("view_digest", sa.String),
+    )
     connection = op.get_bind()
     rows = connection.execute(sa.select(games.c.id, games.c.edit_token, games.c.view_token)).all()
     for game_id, edit_token, view_token in rows:
-        connection.execute(games.update().where(games.c.id == game_id)
-                           .values(edit_digest=digest(edit_token), view_digest=digest(view_token)))
+        connection.execute(
+            games.update()
+            .where(games.c.id == game_id)
+            .values(edit_digest=digest(edit_token), view_digest=digest(view_token))
+        )
 
-    with op.batch_alter_table('games', schema=None) as batch_op:
-        batch_op.alter_column('edit_digest', existing_type=sa.String(length=64), nullable=False)
-        batch_op.alter_column('view_digest', existing_type=sa.String(length=64), nullable=False)
-        batch_op.create_index(batch_op.f('ix_games_edit_digest'), ['edit_digest'], unique=True)
-        batch_op.create_index(batch_op.f('ix_games_view_digest'), ['view_digest'], unique=True)
+    with op.batch_alter_table("games", schema=None) as batch_op:
+        batch_op.alter_column("edit_digest", existing_type=sa.String(length=64), nullable=False)
+        batch_op.alter_column("view_digest", existing_type=sa.String(length=64), nullable=False)
+        batch_op.create_index(batch_op.f("ix_games_edit_digest"), ["edit_digest"], unique=True)
+        batch_op.create_index(batch_op.f("ix_games_view_digest"), ["view_digest"], unique=True)
 
 
 def downgrade():
-    with op.batch_alter_table('games', schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f('ix_games_view_digest'))
-        batch_op.drop_index(batch_op.f('ix_games_edit_digest'))
-        batch_op.drop_column('view_digest')
-        batch_op.drop_column('edit_digest')
+    with op.batch_alter_table("games", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_games_view_digest"))
+        batch_op.drop_index(batch_op.f("ix_games_edit_digest"))
+        batch_op.drop_column("view_digest")
+        batch_op.drop_column("edit_digest")

@@ -26,8 +26,12 @@ def points(value: int) -> str:
 def api(base: str, method: str, path: str, token: str, body=None) -> int:
     """Call the JSON API like another client would; the HTTP status."""
     data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(base + path, data=data, method=method,
-                                     headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    request = urllib.request.Request(
+        base + path,
+        data=data,
+        method=method,
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(request) as response:
         return response.status
 
@@ -43,6 +47,7 @@ def statuses(app):
             if environ["PATH_INFO"].endswith("/live"):
                 seen.append(int(status.split()[0]))
             return start_response(status, headers, *args)
+
         return inner(environ, spy)
 
     app.wsgi_app = counting
@@ -121,7 +126,8 @@ def test_a_second_phone_follows_the_game_live(app, statuses, live_server, browse
     # A save (through the API, as another client would).
     assert api(live_server, "POST", f"/api/v1/games/{game_id}/rounds", edit, ROUNDS[6]) == 201
     expect(phone.locator("#board_table tfoot td").first).to_have_text(
-        points(EXPECTED["rounds"][6]["result"]["running"][0]), timeout=WAIT)
+        points(EXPECTED["rounds"][6]["result"]["running"][0]), timeout=WAIT
+    )
     assert totals(phone) == [points(v) for v in EXPECTED["rounds"][6]["result"]["running"]]
     expect(phone.locator(".board-status")).to_contain_text("Round 8 of 28")
 
@@ -139,7 +145,7 @@ def test_a_second_phone_follows_the_game_live(app, statuses, live_server, browse
     delta = [-20 - -60, -60 - 0, 40 - 0, 10 - 30]
     running = EXPECTED["rounds"][5]["result"]["running"]
     expect(phone.locator("#board_table tfoot td").nth(1)).to_have_text(points(running[1] + delta[1]), timeout=WAIT)
-    assert totals(phone) == [points(v + d) for v, d in zip(running, delta)]
+    assert totals(phone) == [points(v + d) for v, d in zip(running, delta, strict=True)]
     assert phone.locator("#board_live").get_attribute("data-marker") is None  # swapped
 
     phone.emulate_media(color_scheme="dark")

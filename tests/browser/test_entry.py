@@ -111,7 +111,9 @@ def test_the_doubles_grid_follows_the_rules_and_its_shortcuts(app, live_server, 
     form = choose(page, "trumps")  # positive: only Anne, the declarer, may be doubled
     why = form.locator(".grid-why")
     # aria-disabled cells still take a tap (Playwright calls them "not enabled": force it).
-    form.get_by_role("button", name="Béatrice doubles Cath: not possible, in a positive contract only the declarer may be doubled").tap(force=True)
+    form.get_by_role(
+        "button", name="Béatrice doubles Cath: not possible, in a positive contract only the declarer may be doubled"
+    ).tap(force=True)
     expect(why).to_contain_text("Béatrice cannot double Cath: in a positive contract only the declarer may be doubled")
     # Anne can only redouble a player who doubled her: tapping it first says so, ticks nothing.
     form.locator("input[value='0-1']").tap(force=True)
@@ -191,15 +193,23 @@ def test_the_round_page_fits_a_phone(app, live_server, phone, screenshot_dir):
     table = page.locator(".result-table")
     assert table.evaluate("t => t.scrollWidth <= t.parentElement.clientWidth")
     expect(table.get_by_role("columnheader", name="Diana")).to_be_visible()
-    expect(page.locator("main")).to_contain_text("Béatrice doubled Diana: Béatrice 0, Diana −30 → Diana pays 30 to Béatrice")
+    expect(page.locator("main")).to_contain_text(
+        "Béatrice doubled Diana: Béatrice 0, Diana −30 → Diana pays 30 to Béatrice"
+    )
     no_sideways_scroll(page, 390)
     page.screenshot(path=str(screenshot_dir / "entry-round-page-390.png"), full_page=True)
 
 
 EVERY_CONTRACT = [
-    ("tournament-full", 0, "no-tricks"), ("tournament-full", 0, "no-queens"), ("tournament-full", 0, "no-last-two"),
-    ("tournament-full", 0, "no-hearts"), ("tournament-full", 0, "no-king-of-hearts"), ("tournament-full", 0, "trumps"),
-    ("tournament-full", 0, "domino"), ("brader-32-card", 3, "ravage-city"), ("french-classic", 5, "salade"),
+    ("tournament-full", 0, "no-tricks"),
+    ("tournament-full", 0, "no-queens"),
+    ("tournament-full", 0, "no-last-two"),
+    ("tournament-full", 0, "no-hearts"),
+    ("tournament-full", 0, "no-king-of-hearts"),
+    ("tournament-full", 0, "trumps"),
+    ("tournament-full", 0, "domino"),
+    ("brader-32-card", 3, "ravage-city"),
+    ("french-classic", 5, "salade"),
 ]
 
 
@@ -217,14 +227,59 @@ def test_every_contract_fits_390_and_320_px(app, live_server, phone, screenshot_
         page.locator("#round_form").screenshot(path=str(screenshot_dir / f"entry-{contract}-{width}.png"))
 
 
+# The colours an element is seen in: its text colour, and the background of the nearest
+# element (itself or an ancestor) whose background is not transparent.
+SEEN_COLOURS = """el => {
+  const rgb = value => value.match(/[\\d.]+/g).map(Number);
+  let back = el;
+  while (back && rgb(getComputedStyle(back).backgroundColor)[3] === 0) back = back.parentElement;
+  return {text: rgb(getComputedStyle(el).color).slice(0, 3),
+          background: back ? rgb(getComputedStyle(back).backgroundColor).slice(0, 3) : [255, 255, 255],
+          visible: getComputedStyle(el).visibility === "visible"};
+}"""
+
+
+def luminance(rgb) -> float:
+    """Relative luminance of an sRGB colour (WCAG 2.2, "relative luminance")."""
+    linear = [c / 255 / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(colours: dict) -> float:
+    """WCAG contrast ratio of an element's text on its background (1 to 21)."""
+    lighter, darker = sorted((luminance(colours["text"]), luminance(colours["background"])), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
 def test_the_grid_in_dark_mode(app, live_server, browser, screenshot_dir):
+    """A phone set to dark mode gets the dark palette, and every mark of the grid stays
+    readable (WCAG AA, 4.5:1). By hand, from static/css: the ticked cells are #0b1526 on
+    #6ea8ff, 7.6:1; the page's text is #e8ebef on #0f1216 (relative luminance 0.006)."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, color_scheme="dark")
     page = context.new_page()
     start(app, live_server, page)
-    form = choose(page, "no-hearts")
+    form = choose(page, "no-hearts")  # Anne declares: she may only redouble
     tap(form, "doubles", "1-0")
     tap(form, "doubles", "0-1")
+    assert sorted(checked(form, "doubles")) == ["0-1", "1-0"]
+
+    body = page.locator("body").evaluate(SEEN_COLOURS)
+    assert luminance(body["background"]) < 0.05  # dark, not the light palette's #f6f7f9
+    assert contrast(body) >= 7
+    mark = {
+        value: form.locator(f"input[value='{value}'] + span").evaluate(SEEN_COLOURS) for value in ("1-0", "0-1", "2-0")
+    }
+    # Béatrice doubled Anne (✓) and Anne redoubled her (R): both marks show, readable.
+    assert mark["1-0"]["visible"] and contrast(mark["1-0"]) >= 4.5
+    assert mark["0-1"]["visible"] and contrast(mark["0-1"]) >= 4.5
+    # A ticked cell is filled; Cath did not double Anne: her cell keeps the page's colours, no mark.
+    assert mark["1-0"]["background"] != mark["2-0"]["background"]
+    assert not mark["2-0"]["visible"]
     form.locator("#doubles").screenshot(path=str(screenshot_dir / "entry-grid-dark-390.png"))
+
     page.set_viewport_size({"width": 320, "height": 844})
-    page.locator("#current_round").screenshot(path=str(screenshot_dir / "entry-current-dark-320.png"))
+    current = page.locator("#current_round")
+    assert current.evaluate("el => el.scrollWidth <= el.clientWidth")
+    no_sideways_scroll(page, 320)
+    current.screenshot(path=str(screenshot_dir / "entry-current-dark-320.png"))
     context.close()

@@ -24,7 +24,7 @@ def create_game(page: Page, base_url: str, shot=None) -> None:
     for seat, name in enumerate(GAME["players"]):
         page.get_by_role("textbox", name=f"Player {seat + 1}", exact=True).fill(name)
     # The first-declarer chips are named after the players once they are typed (app.js).
-    page.locator("input[name='first_declarer'][value='%d']" % GAME["first_declarer"]).tap()
+    page.locator(f"input[name='first_declarer'][value='{GAME['first_declarer']}']").tap()
     if shot:
         shot("01-new-game")
     page.get_by_role("button", name="Start the game").tap()
@@ -86,8 +86,12 @@ def test_a_whole_tournament_game_on_a_phone(live_server, phone, screenshot_dir):
     assert "/g/" in page.url
     page.on("dialog", lambda dialog: dialog.accept())
 
-    shots = {"no-tricks": "03-form-counts", "no-last-two": "04-form-who-took", "domino": "05-form-domino-order",
-             "no-queens": "06-form-doubles-grid"}
+    shots = {
+        "no-tricks": "03-form-counts",
+        "no-last-two": "04-form-who-took",
+        "domino": "05-form-domino-order",
+        "no-queens": "06-form-doubles-grid",
+    }
     for index, rnd in enumerate(GAME["rounds"]):
         result = EXPECTED["rounds"][index]
         fill_round(page, rnd, result["declarer"])

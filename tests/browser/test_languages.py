@@ -28,8 +28,14 @@ def phone_in(browser, playwright):
 
     def open_page(locale: str, width: int = 390, dark: bool = False) -> Page:
         device = {k: v for k, v in playwright.devices["iPhone 13"].items() if k != "default_browser_type"}
-        context = browser.new_context(**{**device, "viewport": {"width": width, "height": 844}, "locale": locale,
-                                         "color_scheme": "dark" if dark else "light"})
+        context = browser.new_context(
+            **{
+                **device,
+                "viewport": {"width": width, "height": 844},
+                "locale": locale,
+                "color_scheme": "dark" if dark else "light",
+            }
+        )
         contexts.append(context)
         return context.new_page()
 
@@ -44,7 +50,8 @@ def fits(page: Page, width: int) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     clipped = page.evaluate("""() => [...document.querySelectorAll(
         '.btn, .chip, .mark, .seat-roles dt, .seat-roles dd, legend, .small-heading, h1, h2')]
-        .filter(el => el.offsetParent !== null && !el.closest('.visually-hidden') && el.scrollWidth > el.clientWidth + 1)
+        .filter(el => el.offsetParent !== null && !el.closest('.visually-hidden')
+                      && el.scrollWidth > el.clientWidth + 1)
         .map(el => el.className + ': ' + el.textContent.trim().slice(0, 40))""")
     assert clipped == []
 
@@ -76,8 +83,11 @@ def test_a_language_chosen_in_the_footer_sticks_across_pages(app, live_server, p
     assert page.url == f"{live_server}/g/{token}"  # back on the same page
     expect(page.locator("#current-title")).to_have_text("Donne 11 sur 28")
     expect(page.locator(".language-switch button[value='fr']")).to_have_attribute("aria-current", "true")
-    for path, words in ((f"/b/{view}", "Scores en direct, lecture seule"), ("/", "Nouvelle partie"),
-                        (f"/s/{view}", "Feuille vierge")):
+    for path, words in (
+        (f"/b/{view}", "Scores en direct, lecture seule"),
+        ("/", "Nouvelle partie"),
+        (f"/s/{view}", "Feuille vierge"),
+    ):
         page.goto(live_server + path)
         expect(page.locator("html")).to_have_attribute("lang", "fr")
         expect(page.locator("body")).to_contain_text(words)
@@ -97,12 +107,16 @@ def test_the_longer_words_fit_a_phone(app, live_server, phone_in, screenshot_dir
             assert table.evaluate("el => el.scrollWidth <= el.clientWidth"), "the role marks widen the table"
         page.screenshot(path=screenshot_dir / f"lang-{lang}-{width}-game.png", full_page=True, scale="css")
         for section in ("score_table", "current_round", "schedule"):
-            page.locator(f"#{section}").screenshot(path=screenshot_dir / f"lang-{lang}-{width}-{section}.png", scale="css")
+            page.locator(f"#{section}").screenshot(
+                path=screenshot_dir / f"lang-{lang}-{width}-{section}.png", scale="css"
+            )
         for game, contract in ((token, "no-tricks"), (token, "trumps"), (fresh, "domino")):
             page.goto(f"{live_server}/g/{game}/rounds/new?contract={contract}")
             expect(page.locator("form.round-form input[name='contract']")).to_have_value(contract)
             fits(page, width)
-            page.locator("#round_form").screenshot(path=screenshot_dir / f"lang-{lang}-{width}-{contract}.png", scale="css")
+            page.locator("#round_form").screenshot(
+                path=screenshot_dir / f"lang-{lang}-{width}-{contract}.png", scale="css"
+            )
     dark = phone_in(locale, 390, dark=True)
     dark.goto(f"{live_server}/g/{token}/rounds/new?contract=no-tricks")
     dark.locator("#round_form").screenshot(path=screenshot_dir / f"lang-{lang}-390-dark.png", scale="css")

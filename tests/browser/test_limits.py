@@ -16,7 +16,9 @@ def test_a_device_at_its_preset_limit_is_told_why_and_keeps_its_entry(app, live_
 
     # The second one is refused: the reason at the top, the name and notes still there.
     alert = page.locator(".preset-editor [role=alert]").first
-    expect(alert).to_contain_text("This device keeps 1 saved preset, the most allowed; delete it if you no longer use it")
+    expect(alert).to_contain_text(
+        "This device keeps 1 saved preset, the most allowed; delete it if you no longer use it"
+    )
     expect(page.get_by_label("Name", exact=True)).to_have_value("Friday club")
     expect(page.get_by_label("Notes for the table")).to_have_value("Hearts may be led in Barbu.")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -28,6 +28,7 @@ def number(text: str) -> int:
 
 # -- legal rounds for a preset --------------------------------------------------------------
 
+
 def split_between(rng: random.Random, total: int) -> list[int]:
     """``total`` cards or tricks between two random players (few taps, still varied)."""
     a, b = rng.sample(range(SEATS), 2)
@@ -94,10 +95,15 @@ def french_classic_by_hand() -> dict:
     doc = {"players": PLAYERS, "first_declarer": 0, "preset": "french-classic", "rounds": []}
     for declarer in range(SEATS):
         taker = 0 if declarer == 3 else 3
-        every = {"tricks": [13 if s == taker else 0 for s in range(SEATS)],
-                 "queens": [4 if s == taker else 0 for s in range(SEATS)],
-                 "hearts": [13 if s == taker else 0 for s in range(SEATS)],
-                 "ace": taker, "king": taker, "penultimate": taker, "last": taker}
+        every = {
+            "tricks": [13 if s == taker else 0 for s in range(SEATS)],
+            "queens": [4 if s == taker else 0 for s in range(SEATS)],
+            "hearts": [13 if s == taker else 0 for s in range(SEATS)],
+            "ace": taker,
+            "king": taker,
+            "penultimate": taker,
+            "last": taker,
+        }
         for contract in BUILTIN["french-classic"].contract_ids:
             if contract == "domino":
                 outcome = {"order": [(declarer + k) % SEATS for k in range(SEATS)]}
@@ -111,6 +117,7 @@ HAND_WORKED = {"french-classic": {"totals": [-195, 65, 65, -715], "rank": [3, 1,
 
 
 # -- driving the pages ------------------------------------------------------------------------
+
 
 def start_game(page: Page, base_url: str, preset_label: str, first_declarer: int) -> None:
     """The new-game form: four players, the first declarer, the preset by its name."""
@@ -175,6 +182,14 @@ def shown_standings(page: Page) -> dict[str, tuple[int, int]]:
     return shown
 
 
+# One more try after a Playwright timeout, for this test only. In CI (the PostgreSQL pass, twice
+# in three runs) headless Chromium stopped producing frames in the middle of these long games:
+# the page still ran its scripts (locators resolved), but no tap could see its element "stable"
+# and even a screenshot timed out. Not reproduced in isolation; no script of ours was found
+# looping. A stalled page does not recover, so the step cannot be retried on it: the game is
+# played again on a fresh page. A wrong value (AssertionError) fails at once, as does a second
+# timeout.
+@pytest.mark.flaky(reruns=1, only_rerun=["TimeoutError"])
 @pytest.mark.parametrize("preset_id", list(BUILTIN))
 def test_every_built_in_preset_scores_a_complete_game_on_a_phone(preset_id, live_server, phone, screenshot_dir):
     page = phone
@@ -190,8 +205,9 @@ def test_every_built_in_preset_scores_a_complete_game_on_a_phone(preset_id, live
             enter_round(page, index + 1, rnd, declarers[index])
         except Exception as failure:
             try:  # a picture of the failure, if the page still answers; the failure itself is what is raised
-                page.screenshot(path=str(screenshot_dir / f"preset-failed-{preset_id}.png"), full_page=True,
-                                timeout=10_000)
+                page.screenshot(
+                    path=str(screenshot_dir / f"preset-failed-{preset_id}.png"), full_page=True, timeout=10_000
+                )
             except Exception as no_picture:
                 failure.add_note(f"no screenshot: {no_picture}")
             failure.add_note(f"while entering round {index + 1} of {preset_id}")
@@ -203,11 +219,12 @@ def test_every_built_in_preset_scores_a_complete_game_on_a_phone(preset_id, live
     assert shown == expected
     if preset_id in HAND_WORKED:
         worked = HAND_WORKED[preset_id]
-        assert [shown[name] for name in PLAYERS] == list(zip(worked["rank"], worked["totals"]))
+        assert [shown[name] for name in PLAYERS] == list(zip(worked["rank"], worked["totals"], strict=True))
     expect(page.get_by_role("button", name=re.compile(r"^Save round"))).to_have_count(0)
 
 
 # -- a custom preset made on the phone --------------------------------------------------------
+
 
 def test_a_custom_preset_made_on_a_phone_is_used_for_the_next_game(live_server, phone, screenshot_dir, browser):
     page = phone
@@ -227,7 +244,7 @@ def test_a_custom_preset_made_on_a_phone_is_used_for_the_next_game(live_server, 
     ravage.get_by_role("checkbox", name="Ravage City").check()
     ravage.get_by_label("Penalty (divisible by 12)").fill("-30")
     domino = page.get_by_role("group", name="Domino", exact=True)
-    for place, value in zip(labels.PLACES, [40, 20, 10, -10]):
+    for place, value in zip(labels.PLACES, [40, 20, 10, -10], strict=True):
         domino.get_by_label(str(place)).fill(str(value))
     for seat, name in enumerate(PLAYERS):
         page.get_by_role("textbox", name=f"Player {seat + 1}", exact=True).fill(name)

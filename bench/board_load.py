@@ -1,6 +1,6 @@
-"""Club night on loopback: 20 tables saving a round every few seconds while 500 viewers poll
+"""Board load on loopback (an evening of play): 20 tables saving a round every few seconds while 500 viewers poll
 their boards, against gunicorn with the app's default config (gunicorn.conf.py) on a fresh
-SQLite file (or DATABASE_URL). Run by hand: `make bench` or `.venv/bin/python bench/club_night.py`.
+SQLite file (or DATABASE_URL). Run by hand: `make bench` or `.venv/bin/python bench/board_load.py`.
 
 Phases (wrk, installed from Debian's packages if missing; only 127.0.0.1 is ever targeted):
 1. ceiling: the trivial endpoint /api/v1/health, as fast as wrk can;
@@ -44,8 +44,12 @@ def ensure_wrk() -> str:
         return wrk
     if os.geteuid() != 0:
         sys.exit("wrk is missing: apt-get install wrk (as root)")
-    subprocess.run(["apt-get", "install", "-y", "wrk"], check=False, env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(
+        ["apt-get", "install", "-y", "wrk"],
+        check=False,
+        env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
+        stdout=subprocess.DEVNULL,
+    )
     if not shutil.which("wrk"):
         subprocess.run(["apt-get", "update"], check=True, stdout=subprocess.DEVNULL)
         subprocess.run(["apt-get", "install", "-y", "wrk"], check=True, stdout=subprocess.DEVNULL)
@@ -65,12 +69,27 @@ def call(port: int, method: str, path: str, body=None, headers=None, timeout=30)
 
 
 def start_server(port: int, database_url: str) -> subprocess.Popen:
-    env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "club-night-bench",
-           "MAX_GAMES_PER_ADDRESS": "100000"}
-    subprocess.run([str(BIN / "flask"), "--app", "scorepad", "db", "upgrade"], cwd=ROOT, env=env, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    server = subprocess.Popen([str(BIN / "gunicorn"), "--bind", f"{HOST}:{port}", "scorepad:create_app()"],
-                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": "board-load-bench",
+        "MAX_GAMES_PER_ADDRESS": "100000",
+    }
+    subprocess.run(
+        [str(BIN / "flask"), "--app", "scorepad", "db", "upgrade"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    server = subprocess.Popen(
+        [str(BIN / "gunicorn"), "--bind", f"{HOST}:{port}", "scorepad:create_app()"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     for _ in range(300):
         try:
             if call(port, "GET", "/api/v1/health")[0] == 200:
@@ -104,8 +123,9 @@ def parse_wrk(output: str) -> dict:
     return {"rps": rps, "requests": requests, "errors": errors, **latency}
 
 
-def wrk(binary: str, url: str, connections: int, seconds: int, script: str | None = None, headers=(),
-        threads: int = 2) -> dict:
+def wrk(
+    binary: str, url: str, connections: int, seconds: int, script: str | None = None, headers=(), threads: int = 2
+) -> dict:
     args = [binary, f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", "--timeout", "10s"]
     for header in headers:
         args += ["-H", header]
@@ -118,9 +138,13 @@ def wrk(binary: str, url: str, connections: int, seconds: int, script: str | Non
 def combine(slices: list[dict]) -> dict:
     """One endpoint's figures over several equal wrk runs: throughput over all of them, the
     median of their medians and the worst of their 99th percentiles."""
-    return {"rps": statistics.fmean(r["rps"] for r in slices), "requests": sum(r["requests"] for r in slices),
-            "errors": sum(r["errors"] for r in slices), "p50": statistics.median(r["p50"] for r in slices),
-            "p99": max(r["p99"] for r in slices)}
+    return {
+        "rps": statistics.fmean(r["rps"] for r in slices),
+        "requests": sum(r["requests"] for r in slices),
+        "errors": sum(r["errors"] for r in slices),
+        "p50": statistics.median(r["p50"] for r in slices),
+        "p99": max(r["p99"] for r in slices),
+    }
 
 
 # One wrk thread per board (its connections are that board's viewers): a thread's Lua state
@@ -147,11 +171,16 @@ end
 """
 
 
-def club_night(args) -> None:
+def quantile(ordered: list[float], q: float) -> float:
+    """The ``q`` quantile (0 to 1) of values sorted in ascending order; NaN if there are none."""
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def board_load(args) -> None:
     binary = ensure_wrk()
     port = args.port
-    tmp = Path(tempfile.mkdtemp(prefix="club-night-"))
-    database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp / 'club.sqlite3'}"
+    tmp = Path(tempfile.mkdtemp(prefix="board-load-"))
+    database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp / 'board-load.sqlite3'}"
     server = start_server(port, database_url)
     try:
         tables = []
@@ -183,16 +212,17 @@ def club_night(args) -> None:
         ceilings, polls = [], []
         for _ in range(args.slices):
             ceilings.append(wrk(binary, base + "/api/v1/health", args.connections, args.seconds // args.slices))
-            polls.append(wrk(binary, base + boards[0], args.connections, args.seconds // args.slices,
-                             headers=unchanged_headers))
+            polls.append(
+                wrk(binary, base + boards[0], args.connections, args.seconds // args.slices, headers=unchanged_headers)
+            )
         ceiling, unchanged = combine(ceilings), combine(polls)
         ratio = unchanged["rps"] / ceiling["rps"]
 
         # The evening: viewers with a think time of about POLL seconds, tables saving rounds.
         script = tmp / "poll.lua"
-        quoted = lambda items: ", ".join(json.dumps(i) for i in items)
+        paths = ", ".join(json.dumps(board) for board in boards)
         poll_ms = int(args.poll * 1000)
-        script.write_text(POLL_SCRIPT % {"paths": quoted(boards), "low": poll_ms // 2, "high": poll_ms * 3 // 2})
+        script.write_text(POLL_SCRIPT % {"paths": paths, "low": poll_ms // 2, "high": poll_ms * 3 // 2})
         saves: list[float] = []
         slowest: list[tuple[float, float]] = []  # (ms, seconds into the evening) of each save
         save_errors: list[str] = []
@@ -205,8 +235,13 @@ def club_night(args) -> None:
                 rnd = {**EXAMPLE["game"]["rounds"][table["n"]], "number": table["n"] + 1}
                 started = time.perf_counter()
                 try:
-                    status, _, data = call(port, "POST", f"/api/v1/games/{table['id']}/rounds", rnd,
-                                           {"Authorization": f"Bearer {table['edit']}"})
+                    status, _, data = call(
+                        port,
+                        "POST",
+                        f"/api/v1/games/{table['id']}/rounds",
+                        rnd,
+                        {"Authorization": f"Bearer {table['edit']}"},
+                    )
                 except OSError as exc:
                     save_errors.append(str(exc))
                     continue
@@ -227,24 +262,53 @@ def club_night(args) -> None:
         for thread in threads:
             thread.join()
         saves.sort()
-        quantile = lambda q: saves[min(len(saves) - 1, int(q * len(saves)))] if saves else float("nan")
-        save_p50, save_p99 = quantile(0.50), quantile(0.99)
+        save_p50, save_p99 = quantile(saves, 0.50), quantile(saves, 0.99)
         errors = ceiling["errors"] + unchanged["errors"] + viewers["errors"] + len(save_errors)
 
         row = "{:<34} {:>10} {:>9} {:>9} {:>8}"
         print(row.format("endpoint", "req/s", "p50 ms", "p99 ms", "errors"))
-        print(row.format("ceiling: GET /api/v1/health", f"{ceiling['rps']:.0f}", f"{ceiling['p50']:.1f}",
-                         f"{ceiling['p99']:.1f}", ceiling["errors"]))
-        print(row.format("board poll, unchanged (304)", f"{unchanged['rps']:.0f}", f"{unchanged['p50']:.1f}",
-                         f"{unchanged['p99']:.1f}", unchanged["errors"]))
-        print(f"evening: {args.viewers} viewers polling every ~{args.poll:g} s, {args.tables} tables saving every ~{args.save:g} s, {args.evening} s")
-        print(row.format("board poll (304 or 200)", f"{viewers['rps']:.0f}", f"{viewers['p50']:.1f}",
-                         f"{viewers['p99']:.1f}", viewers["errors"]))
-        print(row.format("save a round (POST, 201)", f"{len(saves) / args.evening:.1f}", f"{save_p50:.1f}",
-                         f"{save_p99:.1f}", len(save_errors)))
+        print(
+            row.format(
+                "ceiling: GET /api/v1/health",
+                f"{ceiling['rps']:.0f}",
+                f"{ceiling['p50']:.1f}",
+                f"{ceiling['p99']:.1f}",
+                ceiling["errors"],
+            )
+        )
+        print(
+            row.format(
+                "board poll, unchanged (304)",
+                f"{unchanged['rps']:.0f}",
+                f"{unchanged['p50']:.1f}",
+                f"{unchanged['p99']:.1f}",
+                unchanged["errors"],
+            )
+        )
+        print(
+            f"evening: {args.viewers} viewers polling every ~{args.poll:g} s, "
+            f"{args.tables} tables saving every ~{args.save:g} s, {args.evening} s"
+        )
+        print(
+            row.format(
+                "board poll (304 or 200)",
+                f"{viewers['rps']:.0f}",
+                f"{viewers['p50']:.1f}",
+                f"{viewers['p99']:.1f}",
+                viewers["errors"],
+            )
+        )
+        print(
+            row.format(
+                "save a round (POST, 201)",
+                f"{len(saves) / args.evening:.1f}",
+                f"{save_p50:.1f}",
+                f"{save_p99:.1f}",
+                len(save_errors),
+            )
+        )
         slowest.sort(reverse=True)
-        print("slowest saves (ms @ s into the evening):",
-              ", ".join(f"{ms:.0f} @ {at:.1f}" for ms, at in slowest[:5]))
+        print("slowest saves (ms @ s into the evening):", ", ".join(f"{ms:.0f} @ {at:.1f}" for ms, at in slowest[:5]))
         for problem in save_errors[:5]:
             print("  save error:", problem)
         print(f"304 ratio: {ratio:.2f}, save p99: {save_p99:.1f} ms, errors: {errors}")
@@ -263,9 +327,13 @@ def main() -> None:
     parser.add_argument("--save", type=float, default=3.0, help="seconds between a table's saves")
     parser.add_argument("--connections", type=int, default=32, help="wrk connections for the ceiling and 304 phases")
     parser.add_argument("--seconds", type=int, default=20, help="length of the ceiling and 304 phases")
-    parser.add_argument("--slices", type=int, default=10, help="the ceiling and 304 phases alternate in this many slices")
-    parser.add_argument("--evening", type=int, default=60, help="length of the club-night phase (a table saves its 26 rounds in ~80 s)")
-    club_night(parser.parse_args())
+    parser.add_argument(
+        "--slices", type=int, default=10, help="the ceiling and 304 phases alternate in this many slices"
+    )
+    parser.add_argument(
+        "--evening", type=int, default=60, help="length of the evening phase (a table saves its 26 rounds in ~80 s)"
+    )
+    board_load(parser.parse_args())
 
 
 if __name__ == "__main__":
