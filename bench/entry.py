@@ -40,8 +40,15 @@ from scorepad.config import TestConfig  # noqa: E402
 from scorepad.extensions import db  # noqa: E402
 
 EXAMPLES = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "examples"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 COUNTS = ("tricks", "queens", "hearts")
 
 
@@ -72,6 +79,7 @@ class Scorer:
 
 
 # -- the cheapest doubles plan ---------------------------------------------------------------
+
 
 def read_grid(page: Page) -> dict:
     """What the server rendered: usable cells, redouble cells (with the double they need),
@@ -131,6 +139,7 @@ def plan_doubles(grid: dict, target: set[str]) -> list[tuple[str, str]]:
 
 # -- one round ---------------------------------------------------------------------------------
 
+
 def count_taps(values: list[int]) -> list[int]:
     """The players whose count a quick scorer taps: the non-zero ones, or any three when all
     four took some (entry.js fills the last from what remains, zeros once it is complete)."""
@@ -176,7 +185,7 @@ def enter_round(scorer: Scorer, rnd: dict) -> None:
 def save(scorer: Scorer, number: int) -> None:
     page = scorer.page
     with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/rounds")) as response:
-        scorer.tap(f"form.round-form button.btn-primary[type='submit']")
+        scorer.tap("form.round-form button.btn-primary[type='submit']")
     assert response.value.status == 200, response.value.text()[:500]
     # entry.js focuses the saved round (or the final standings) once htmx has settled.
     expect(page.locator("#last-title, #final-title").first).to_be_focused()
@@ -188,6 +197,7 @@ def running_shown(page: Page, number: int) -> list[int]:
 
 
 # -- the run -----------------------------------------------------------------------------------
+
 
 def main() -> None:
     tmp = tempfile.TemporaryDirectory()
@@ -226,7 +236,10 @@ def main() -> None:
                 before = scorer.taps
                 enter_round(scorer, rnd)
                 save(scorer, index + 1)
-                assert running_shown(page, index + 1) == expected["rounds"][index]["result"]["running"], (path.name, index + 1)
+                assert running_shown(page, index + 1) == expected["rounds"][index]["result"]["running"], (
+                    path.name,
+                    index + 1,
+                )
                 taps.append(scorer.taps - before)
                 print(f"  round {index + 1} {rnd['contract']}: {taps[-1]} taps", file=sys.stderr)
                 per_contract[rnd["contract"]].append(taps[-1])
@@ -245,8 +258,10 @@ def main() -> None:
     for name, values in per_game.items():
         print(line(name, values))
     times = sorted(timer.times)
-    print(f"Server time per save: median {statistics.median(times):.1f} ms, "
-          f"p90 {times[int(0.9 * (len(times) - 1))]:.1f} ms, max {times[-1]:.1f} ms ({len(times)} saves)")
+    print(
+        f"Server time per save: median {statistics.median(times):.1f} ms, "
+        f"p90 {times[int(0.9 * (len(times) - 1))]:.1f} ms, max {times[-1]:.1f} ms ({len(times)} saves)"
+    )
     everything = [t for values in per_game.values() for t in values]
     print(f"taps per round: median {statistics.median(everything):g}, max {max(everything)}")
 

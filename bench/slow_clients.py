@@ -58,14 +58,29 @@ def call(port: int, method: str, path: str, body: dict | None = None, timeout: f
 
 def start_server(workdir: Path, database_url: str | None, worker_class: str | None) -> tuple[subprocess.Popen, int]:
     """gunicorn with gunicorn.conf.py (WEB_CONCURRENCY workers, 2 unless set) on a migrated database."""
-    env = {**os.environ, "DATABASE_URL": database_url or f"sqlite:///{workdir / 'slow.sqlite3'}",
-           "SECRET_KEY": "slow-clients-bench", "WEB_CONCURRENCY": os.environ.get("WEB_CONCURRENCY", "2")}
-    subprocess.run([str(BIN / "flask"), "--app", "scorepad", "db", "upgrade"], cwd=ROOT, env=env, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url or f"sqlite:///{workdir / 'slow.sqlite3'}",
+        "SECRET_KEY": "slow-clients-bench",
+        "WEB_CONCURRENCY": os.environ.get("WEB_CONCURRENCY", "2"),
+    }
+    subprocess.run(
+        [str(BIN / "flask"), "--app", "scorepad", "db", "upgrade"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     port = free_port()
     extra = ["--worker-class", worker_class] if worker_class else []
-    process = subprocess.Popen([str(BIN / "gunicorn"), "--bind", f"{HOST}:{port}", *extra, "scorepad:create_app()"],
-                               cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [str(BIN / "gunicorn"), "--bind", f"{HOST}:{port}", *extra, "scorepad:create_app()"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 30
     while True:
         try:
@@ -127,15 +142,19 @@ def main() -> None:
         process, port = start_server(Path(tmp), args.database_url, args.worker_class)
         stop = threading.Event()
         try:
-            status, body = call(port, "POST", "/api/v1/games", {**EXAMPLE["game"], "rounds": EXAMPLE["game"]["rounds"][:6]})
+            status, body = call(
+                port, "POST", "/api/v1/games", {**EXAMPLE["game"], "rounds": EXAMPLE["game"]["rounds"][:6]}
+            )
             assert status == 201, body
             board = json.loads(body)["links"]["board"]
-            live = board[board.index("/b/"):] + "/live"
+            live = board[board.index("/b/") :] + "/live"
             poll(port, live, 2)  # warm-up: each worker's first answers compile the templates
             quiet, _ = poll(port, live, 3)
             opened: list[int] = []
-            threads = [threading.Thread(target=slow_client, args=(port, live, args.every, stop, opened), daemon=True)
-                       for _ in range(args.slow)]
+            threads = [
+                threading.Thread(target=slow_client, args=(port, live, args.every, stop, opened), daemon=True)
+                for _ in range(args.slow)
+            ]
             for thread in threads:
                 thread.start()
             time.sleep(1)  # let the slow sockets connect
@@ -148,16 +167,22 @@ def main() -> None:
             except subprocess.TimeoutExpired:
                 process.kill()
     worker = args.worker_class or "gunicorn.conf.py"
-    print(f"worker: {worker}, {os.environ.get('WEB_CONCURRENCY', '2')} processes; "
-          f"database: {'PostgreSQL' if args.database_url else 'SQLite'}")
+    print(
+        f"worker: {worker}, {os.environ.get('WEB_CONCURRENCY', '2')} processes; "
+        f"database: {'PostgreSQL' if args.database_url else 'SQLite'}"
+    )
     print(f"quiet board poll: median {statistics.median(quiet) * 1000:.0f} ms")
-    print(f"{args.slow} slow sockets (a header line every {args.every:g} s; {len(opened)} connections opened), "
-          f"{len(latencies) + failures} polls in {args.seconds:g} s:")
+    print(
+        f"{args.slow} slow sockets (a header line every {args.every:g} s; {len(opened)} connections opened), "
+        f"{len(latencies) + failures} polls in {args.seconds:g} s:"
+    )
     if latencies:
         ordered = sorted(latencies)
         p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
-        print(f"  median {statistics.median(ordered) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, "
-              f"max {ordered[-1] * 1000:.0f} ms, failed {failures}")
+        print(
+            f"  median {statistics.median(ordered) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, "
+            f"max {ordered[-1] * 1000:.0f} ms, failed {failures}"
+        )
         ok = failures == 0 and ordered[-1] <= TARGET_S
     else:
         print(f"  no poll answered, failed {failures}")

@@ -36,8 +36,15 @@ BIN = Path(sys.executable).parent
 EXAMPLE = json.loads((ROOT / "tests" / "data" / "examples" / "tournament-full.json").read_text())
 HOST = "127.0.0.1"
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 LIGHTHOUSE_VERSION = "12.8.2"
 TARGET_BYTES = 30 * 1024
 COUNTED = {"Document", "Stylesheet", "Script"}  # "HTML, CSS, JS"
@@ -64,13 +71,28 @@ def call(port: int, method: str, path: str, body=None, headers=None):
 def start_server(workdir: Path) -> tuple[subprocess.Popen, int]:
     """gunicorn with gunicorn.conf.py (2 workers: enough for one browser) on a migrated
     SQLite file."""
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{workdir / 'weight.sqlite3'}", "SECRET_KEY": "weight-bench",
-           "WEB_CONCURRENCY": "2"}
-    subprocess.run([str(BIN / "flask"), "--app", "scorepad", "db", "upgrade"], cwd=ROOT, env=env, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{workdir / 'weight.sqlite3'}",
+        "SECRET_KEY": "weight-bench",
+        "WEB_CONCURRENCY": "2",
+    }
+    subprocess.run(
+        [str(BIN / "flask"), "--app", "scorepad", "db", "upgrade"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     port = free_port()
-    process = subprocess.Popen([str(BIN / "gunicorn"), "--bind", f"{HOST}:{port}", "scorepad:create_app()"],
-                               cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [str(BIN / "gunicorn"), "--bind", f"{HOST}:{port}", "scorepad:create_app()"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 30
     while True:
         try:
@@ -105,10 +127,12 @@ class Network:
         response = event["response"]
         headers = {k.lower(): v for k, v in response.get("headers", {}).items()}
         self.requests[event["requestId"]] = {
-            "url": response["url"], "type": event.get("type", "Other"),
+            "url": response["url"],
+            "type": event.get("type", "Other"),
             "from_sw": bool(response.get("fromServiceWorker")),
             "from_cache": bool(response.get("fromDiskCache") or response.get("fromPrefetchCache")),
-            "encoding": headers.get("content-encoding", "-"), "cache": headers.get("cache-control", "-"),
+            "encoding": headers.get("content-encoding", "-"),
+            "cache": headers.get("cache-control", "-"),
             "bytes": 0,
         }
 
@@ -121,7 +145,7 @@ class Network:
 
 
 def short(url: str, base: str) -> str:
-    path = url[len(base):] if url.startswith(base) else url
+    path = url[len(base) :] if url.startswith(base) else url
     return path if len(path) < 60 else path[:28] + "…" + path[-28:]
 
 
@@ -132,8 +156,14 @@ def measure_transfer(base: str, game: dict) -> int:
     with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
         # A persistent profile: service workers as on a phone (not an incognito context).
         context = p.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, viewport={"width": 390, "height": 844},
-            is_mobile=True, has_touch=True, device_scale_factor=3)
+            profile,
+            executable_path=CHROMIUM,
+            args=CHROMIUM_ARGS,
+            viewport={"width": 390, "height": 844},
+            is_mobile=True,
+            has_touch=True,
+            device_scale_factor=3,
+        )
         page = context.pages[0] if context.pages else context.new_page()
         network = Network(context.new_cdp_session(page))
 
@@ -145,12 +175,17 @@ def measure_transfer(base: str, game: dict) -> int:
         total = 0
         for r in rows:
             mark = " " if r["type"] in COUNTED else "-"
-            print(f" {mark}{r['type']:<11} {r['bytes']:>7}  {r['encoding']:<8} {r['cache'][:38]:<38} {short(r['url'], base)}")
+            print(
+                f" {mark}{r['type']:<11} {r['bytes']:>7}  {r['encoding']:<8} {r['cache'][:38]:<38}"
+                f" {short(r['url'], base)}"
+            )
             if r["type"] in COUNTED:
                 total += r["bytes"]
         others = sum(r["bytes"] for r in rows if r["type"] not in COUNTED)
-        print(f"  HTML+CSS+JS: {total} bytes ({total / 1024:.1f} KB, target ≤ {TARGET_BYTES // 1024} KB)"
-              f"; other (images, manifest; '-' above): {others} bytes")
+        print(
+            f"  HTML+CSS+JS: {total} bytes ({total / 1024:.1f} KB, target ≤ {TARGET_BYTES // 1024} KB)"
+            f"; other (images, manifest; '-' above): {others} bytes"
+        )
 
         # Repeat visit: the service worker is installed and controls the page.
         page.evaluate("navigator.serviceWorker.ready.then(() => true)")
@@ -162,9 +197,11 @@ def measure_transfer(base: str, game: dict) -> int:
         from_sw = [r for r in statics if r["from_sw"]]
         from_net = [r for r in statics if not r["from_sw"] and not r["from_cache"]]
         from_cache = [r for r in statics if r["from_cache"] and not r["from_sw"]]
-        print(f"Repeat visit: static files from the service worker: {len(from_sw)}, "
-              f"from the browser cache: {len(from_cache)}, from the network: {len(from_net)}"
-              + (" — " + ", ".join(short(r["url"], base) for r in from_net) if from_net else ""))
+        print(
+            f"Repeat visit: static files from the service worker: {len(from_sw)}, "
+            f"from the browser cache: {len(from_cache)}, from the network: {len(from_net)}"
+            + (" — " + ", ".join(short(r["url"], base) for r in from_net) if from_net else "")
+        )
         print("  the page itself: fetched by the service worker from the network first (scores are never stale)")
         context.close()
     return total
@@ -176,17 +213,33 @@ def lighthouse_command() -> tuple[list[str], tempfile.TemporaryDirectory | None]
     if not shutil.which("npm"):
         sys.exit("npm is needed to install Lighthouse (or set LIGHTHOUSE=/path/to/lighthouse)")
     tmp = tempfile.TemporaryDirectory(prefix="lighthouse-")
-    subprocess.run(["npm", "install", "--no-audit", "--no-fund", f"lighthouse@{LIGHTHOUSE_VERSION}"], cwd=tmp.name,
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        ["npm", "install", "--no-audit", "--no-fund", f"lighthouse@{LIGHTHOUSE_VERSION}"],
+        cwd=tmp.name,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     return [str(Path(tmp.name) / "node_modules" / ".bin" / "lighthouse")], tmp
 
 
 def lighthouse(command: list[str], url: str, out: Path) -> dict:
-    subprocess.run([*command, url, "--quiet", "--output=json", f"--output-path={out}",
-                    "--only-categories=performance,accessibility,best-practices",
-                    "--chrome-flags=--headless=new " + " ".join(CHROMIUM_ARGS)],
-                   env={**os.environ, "CHROME_PATH": CHROMIUM}, check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL, timeout=180)
+    subprocess.run(
+        [
+            *command,
+            url,
+            "--quiet",
+            "--output=json",
+            f"--output-path={out}",
+            "--only-categories=performance,accessibility,best-practices",
+            "--chrome-flags=--headless=new " + " ".join(CHROMIUM_ARGS),
+        ],
+        env={**os.environ, "CHROME_PATH": CHROMIUM},
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        timeout=180,
+    )
     return json.loads(out.read_text())
 
 
@@ -200,10 +253,14 @@ def report_lighthouse(base: str, game: dict, workdir: Path) -> None:
             result = lighthouse(command, url, workdir / f"lh-{name}.json")
             scores = {k: round(result["categories"][k]["score"] * 100) for k in targets}
             metrics = result["audits"]
-            print(f"  {name:<6} performance {scores['performance']:>3}  accessibility {scores['accessibility']:>3}  "
-                  f"best practices {scores['best-practices']:>3}   (FCP {metrics['first-contentful-paint']['displayValue']}, "
-                  f"LCP {metrics['largest-contentful-paint']['displayValue']}, TBT {metrics['total-blocking-time']['displayValue']}, "
-                  f"CLS {metrics['cumulative-layout-shift']['displayValue']})")
+            print(
+                f"  {name:<6} performance {scores['performance']:>3}  accessibility {scores['accessibility']:>3}  "
+                f"best practices {scores['best-practices']:>3}   "
+                f"(FCP {metrics['first-contentful-paint']['displayValue']}, "
+                f"LCP {metrics['largest-contentful-paint']['displayValue']}, "
+                f"TBT {metrics['total-blocking-time']['displayValue']}, "
+                f"CLS {metrics['cumulative-layout-shift']['displayValue']})"
+            )
             for category, target in targets.items():
                 if scores[category] >= target:
                     continue

@@ -50,11 +50,20 @@ def create_app(config=None) -> Flask:
     # Imported here, as flaskr does, so that importing the package (the engine, the CLI's
     # helpers) does not load every view. The models are imported so that Flask-Migrate's
     # autogenerate sees the tables.
-    from . import cli, models  # noqa: F401
-    from .views import api, api_presets, board, games, language, presets, pwa, rounds, sheet
+    from . import cli, models  # noqa: F401, PLC0415 (flaskr's pattern; see above)
+    from .views import (  # noqa: PLC0415 (flaskr's pattern; see above)
+        api,
+        api_presets,
+        board,
+        games,
+        language,
+        presets,
+        pwa,
+        rounds,
+        sheet,
+    )
 
-    for blueprint in (games.bp, rounds.bp, presets.bp, board.bp, sheet.bp, pwa.bp, language.bp, api.bp,
-                      api_presets.bp):
+    for blueprint in (games.bp, rounds.bp, presets.bp, board.bp, sheet.bp, pwa.bp, language.bp, api.bp, api_presets.bp):
         app.register_blueprint(blueprint)
     cli.register(app)
 
@@ -64,8 +73,10 @@ def create_app(config=None) -> Flask:
 
     @app.context_processor
     def inject_locale():
-        return {"current_locale": str(get_locale() or app.config["BABEL_DEFAULT_LOCALE"]),
-                "language_names": {code: LANGUAGE_NAMES[code] for code in app.config["LANGUAGES"]}}
+        return {
+            "current_locale": str(get_locale() or app.config["BABEL_DEFAULT_LOCALE"]),
+            "language_names": {code: LANGUAGE_NAMES[code] for code in app.config["LANGUAGES"]},
+        }
 
     errors.register(app, rollback=db.session.rollback)
     return app

@@ -17,8 +17,19 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
-from wtforms import (BooleanField, FieldList, Form, FormField, HiddenField, RadioField, SelectField,
-                     SelectMultipleField, StringField, SubmitField, TextAreaField)
+from wtforms import (
+    BooleanField,
+    FieldList,
+    Form,
+    FormField,
+    HiddenField,
+    RadioField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+    SubmitField,
+    TextAreaField,
+)
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Optional
 
@@ -32,7 +43,9 @@ from .scoring.presets import CONTRACT_DEFAULTS, DEFAULT_DOUBLING, doubling_to_di
 DRAW = "draw"  # the first-declarer choice "draw by lot"
 COUNT_PARTS = ("tricks", "queens", "hearts")
 SEAT_PARTS = ("ace", "king", "penultimate", "last")
-SEAT_CHOICES = [SelectChoice(seat, str(seat)) for seat in range(SEATS)]  # labelled with the players' names in the template
+SEAT_CHOICES = [
+    SelectChoice(seat, str(seat)) for seat in range(SEATS)
+]  # labelled with the players' names in the template
 
 
 def _strip(value: Any) -> Any:
@@ -46,14 +59,17 @@ class ButtonForm(FlaskForm):
 class NewGameForm(FlaskForm):
     """A new game: title, four players clockwise, the first declarer (or a draw), the preset."""
 
-    title = StringField(_l("Title (optional)"), filters=[_strip],
-                        description=_l("For example: Thursday, table 2"))
+    title = StringField(_l("Title (optional)"), filters=[_strip], description=_l("For example: Thursday, table 2"))
     players = FieldList(StringField(filters=[_strip]), min_entries=SEATS, max_entries=SEATS)
     first_declarer = RadioField(
         _l("Who declares first?"),
-        choices=[SelectChoice("0", _l("Player 1")), SelectChoice("1", _l("Player 2")),
-                 SelectChoice("2", _l("Player 3")), SelectChoice("3", _l("Player 4")),
-                 SelectChoice(DRAW, _l("Draw by lot"))],
+        choices=[
+            SelectChoice("0", _l("Player 1")),
+            SelectChoice("1", _l("Player 2")),
+            SelectChoice("2", _l("Player 3")),
+            SelectChoice("3", _l("Player 4")),
+            SelectChoice(DRAW, _l("Draw by lot")),
+        ],
         default=DRAW,
     )
     preset = SelectField(_l("Scoring"))
@@ -62,7 +78,7 @@ class NewGameForm(FlaskForm):
     def __init__(self, *args: Any, saved: Sequence[Any] = (), **kwargs: Any):
         """``saved``: this device's saved presets (StoredPreset rows), offered after the built-ins."""
         super().__init__(*args, **kwargs)
-        presets = {pid: p for pid, p in BUILTIN.items()}
+        presets = dict(BUILTIN.items())
         presets.update({s.public_id: s.to_preset() for s in saved})
         # The default players of each preset, for the prefill (and presets.js on a change).
         self.default_players = {pid: list(p.default_players) for pid, p in presets.items()}
@@ -73,7 +89,8 @@ class NewGameForm(FlaskForm):
 
         builtin_group, saved_group = _l("Built-in presets"), _l("Your presets")
         self.preset.choices = [choice(pid, p, builtin_group) for pid, p in BUILTIN.items()] + [
-            choice(s.public_id, presets[s.public_id], saved_group) for s in saved]
+            choice(s.public_id, presets[s.public_id], saved_group) for s in saved
+        ]
         # Flagged by to_document() when the first declarer was drawn by lot.
         self.drawn = False
 
@@ -85,7 +102,7 @@ class NewGameForm(FlaskForm):
         self.preset.data = preset_id
         defaults = self.default_players[preset_id]
         if defaults and not any(entry.data for entry in self.players):
-            for entry, name in zip(self.players, defaults):
+            for entry, name in zip(self.players, defaults, strict=True):
                 entry.data = name
 
     def to_document(self) -> dict[str, Any]:
@@ -131,8 +148,12 @@ class RoundForm(FlaskForm):
     # The idempotency key of this save (offline.js makes one per round entered): a retry
     # with the same key gets the round already stored, never a second one.
     client_key = HiddenField()
-    trump = RadioField(_l("Trump suit (optional)"), choices=[SelectChoice(s) for s in TRUMP_SUITS], validators=[Optional()])
-    start_rank = RadioField(_l("Starting rank (optional)"), choices=[SelectChoice(r) for r in START_RANKS], validators=[Optional()])
+    trump = RadioField(
+        _l("Trump suit (optional)"), choices=[SelectChoice(s) for s in TRUMP_SUITS], validators=[Optional()]
+    )
+    start_rank = RadioField(
+        _l("Starting rank (optional)"), choices=[SelectChoice(r) for r in START_RANKS], validators=[Optional()]
+    )
     tricks = FieldList(StringField(filters=[_strip]), min_entries=SEATS, max_entries=SEATS)
     queens = FieldList(StringField(filters=[_strip]), min_entries=SEATS, max_entries=SEATS)
     hearts = FieldList(StringField(filters=[_strip]), min_entries=SEATS, max_entries=SEATS)
@@ -166,7 +187,7 @@ class RoundForm(FlaskForm):
     def add_engine_error(self, path: str, message: str) -> None:
         """File a ScoringError by its ``path`` relative to the round (``outcome.tricks[2]``,
         ``doubles[1]``, ``trump``): next to the group it names, else at the top."""
-        name = path[len("outcome."):] if path.startswith("outcome.") else path
+        name = path[len("outcome.") :] if path.startswith("outcome.") else path
         group = re.split(r"[\[.]", name, maxsplit=1)[0]
         known = {"contract", "trump", "start_rank", "doubles", *COUNT_PARTS, *SEAT_PARTS, "order", "most"}
         self.add_error(group if group in known else None, message)
@@ -253,10 +274,12 @@ class RoundForm(FlaskForm):
             if places[place] is None:
                 self.add_error("order", str(PLACE_QUESTIONS[place]))
                 return None
-        first = places[:SEATS - 1]
+        first = places[: SEATS - 1]
         for seat in first:
             if first.count(seat) > 1:
-                self.add_error("order", _("%(name)s is chosen for two places; each player goes out once.", name=players[seat]))
+                self.add_error(
+                    "order", _("%(name)s is chosen for two places; each player goes out once.", name=players[seat])
+                )
                 return None
         if places[SEATS - 1] is None:
             places[SEATS - 1] = next(seat for seat in range(SEATS) if seat not in first)
@@ -270,8 +293,7 @@ class RoundForm(FlaskForm):
 
         Changing the contract keeps the doubles the new contract allows and drops the rest."""
         positive = not preset.contract(contract).negative
-        doubles = [f"{a}-{b}" for a, b in rnd.doubles
-                   if refusal(a, b, declarer, positive, preset.doubling) is None]
+        doubles = [f"{a}-{b}" for a, b in rnd.doubles if refusal(a, b, declarer, positive, preset.doubling) is None]
         data: dict[str, Any] = {"contract": contract, "doubles": doubles}
         if contract != rnd.contract:
             return data
@@ -288,8 +310,11 @@ class RoundForm(FlaskForm):
 
 
 #: The form's question for each domino place it asks about (the fourth is implied).
-PLACE_QUESTIONS = (_l("Choose who went out first."), _l("Choose who went out second."),
-                   _l("Choose who went out third."))
+PLACE_QUESTIONS = (
+    _l("Choose who went out first."),
+    _l("Choose who went out second."),
+    _l("Choose who went out third."),
+)
 
 
 def count_message(part: str, player: str, tricks: int) -> str:
@@ -358,32 +383,52 @@ class PresetForm(FlaskForm):
     """
 
     name = StringField(_l("Name"), filters=[_strip])
-    deck = RadioField(_l("Deck"), choices=[SelectChoice("52", _l("52 cards (13 tricks)")),
-                                           SelectChoice("32", _l("32 cards (8 tricks)"))],
-                      default="52", validate_choice=False)
-    chooser = RadioField(_l("Who chooses the contract"), choices=_choices(labels.CHOOSERS),
-                         default="declarer", validate_choice=False)
-    rotation = RadioField(_l("Declarer rotation"), choices=_choices(labels.ROTATIONS),
-                          default="run", validate_choice=False)
+    deck = RadioField(
+        _l("Deck"),
+        choices=[SelectChoice("52", _l("52 cards (13 tricks)")), SelectChoice("32", _l("32 cards (8 tricks)"))],
+        default="52",
+        validate_choice=False,
+    )
+    chooser = RadioField(
+        _l("Who chooses the contract"), choices=_choices(labels.CHOOSERS), default="declarer", validate_choice=False
+    )
+    rotation = RadioField(
+        _l("Declarer rotation"), choices=_choices(labels.ROTATIONS), default="run", validate_choice=False
+    )
     doubling_enabled = BooleanField(_l("Doubles are played"), default=DEFAULT_DOUBLING.enabled)
-    doubling_target = RadioField(_l("Who may be doubled"), choices=_choices(labels.DOUBLE_TARGETS),
-                                 default=DEFAULT_DOUBLING.target, validate_choice=False)
+    doubling_target = RadioField(
+        _l("Who may be doubled"),
+        choices=_choices(labels.DOUBLE_TARGETS),
+        default=DEFAULT_DOUBLING.target,
+        validate_choice=False,
+    )
     doubling_auto_redouble = BooleanField(_l("The declarer redoubles everyone who doubled, without a word"))
-    doubling_single = StringField(_l("A double multiplies the difference by"),
-                                  filters=[_strip], default=str(DEFAULT_DOUBLING.single))
-    doubling_mutual = StringField(_l("A double and redouble multiply it by"),
-                                  filters=[_strip], default=str(DEFAULT_DOUBLING.mutual))
-    doubling_quota = StringField(_l("Quota: doubles owed to each declarer"),
-                                 filters=[_strip], default=str(DEFAULT_DOUBLING.quota))
-    doubling_quota_penalty = StringField(_l("Quota penalty per missing double (0: only shown)"),
-                                         filters=[_strip], default=str(DEFAULT_DOUBLING.quota_penalty))
-    undoubled_negative = RadioField(_l("A negative contract nobody doubled"), choices=_choices(labels.UNDOUBLED),
-                                    default="play", validate_choice=False)
+    doubling_single = StringField(
+        _l("A double multiplies the difference by"), filters=[_strip], default=str(DEFAULT_DOUBLING.single)
+    )
+    doubling_mutual = StringField(
+        _l("A double and redouble multiply it by"), filters=[_strip], default=str(DEFAULT_DOUBLING.mutual)
+    )
+    doubling_quota = StringField(
+        _l("Quota: doubles owed to each declarer"), filters=[_strip], default=str(DEFAULT_DOUBLING.quota)
+    )
+    doubling_quota_penalty = StringField(
+        _l("Quota penalty per missing double (0: only shown)"),
+        filters=[_strip],
+        default=str(DEFAULT_DOUBLING.quota_penalty),
+    )
+    undoubled_negative = RadioField(
+        _l("A negative contract nobody doubled"),
+        choices=_choices(labels.UNDOUBLED),
+        default="play",
+        validate_choice=False,
+    )
     players = FieldList(StringField(filters=[_strip]), min_entries=SEATS, max_entries=SEATS)
     notes = TextAreaField(_l("Notes for the table (house rules that only change the play)"), filters=[_strip])
-    contracts = FieldList(FormField(ContractRowForm), min_entries=len(CONTRACT_DEFAULTS),
-                          max_entries=len(CONTRACT_DEFAULTS))
-    move = HiddenField()   # the up/down buttons are submit buttons named "move"
+    contracts = FieldList(
+        FormField(ContractRowForm), min_entries=len(CONTRACT_DEFAULTS), max_entries=len(CONTRACT_DEFAULTS)
+    )
+    move = HiddenField()  # the up/down buttons are submit buttons named "move"
     check = HiddenField()  # the "Show totals" button
 
     def __init__(self, *args: Any, **kwargs: Any):
@@ -407,13 +452,18 @@ class PresetForm(FlaskForm):
                 rows.append(PresetForm._row(cid, values, False))
         players = list(obj.get("default_players", [])) or [""] * SEATS
         return {
-            "name": obj.get("name", ""), "deck": str(obj.get("deck", 52)),
-            "chooser": obj.get("chooser", "declarer"), "rotation": obj.get("rotation", "run"),
-            "doubling_enabled": doubling["enabled"], "doubling_target": doubling["target"],
+            "name": obj.get("name", ""),
+            "deck": str(obj.get("deck", 52)),
+            "chooser": obj.get("chooser", "declarer"),
+            "rotation": obj.get("rotation", "run"),
+            "doubling_enabled": doubling["enabled"],
+            "doubling_target": doubling["target"],
             "doubling_auto_redouble": doubling["auto_redouble"],
             **{f"doubling_{key}": str(doubling[key]) for key in DOUBLING_NUMBERS},
             "undoubled_negative": obj.get("undoubled_negative", "play"),
-            "players": players, "notes": notes, "contracts": rows,
+            "players": players,
+            "notes": notes,
+            "contracts": rows,
         }
 
     @staticmethod
@@ -498,7 +548,7 @@ class PresetForm(FlaskForm):
     def add_engine_error(self, path: str, message: str) -> None:
         """File a ScoringError of the preset object (path ``preset.contracts[1].places[2]``,
         ``preset.doubling.quota``, ``notes``) next to the editor field it names."""
-        name = path[len("preset."):] if path.startswith("preset.") else path
+        name = path[len("preset.") :] if path.startswith("preset.") else path
         rows = [index for index, _ in self.included()]
         match = re.fullmatch(r"contracts\[(\d+)\](?:\.(\w+))?(?:\[(\d+)\])?", name)
         if match and int(match.group(1)) < len(rows):
@@ -539,7 +589,9 @@ class ImportPresetForm(FlaskForm):
         """The parsed JSON of the file, else of the text. Raises ``ValueError`` with a message
         for the field (``ValueError.args[0]``: ``"text"`` or ``"file"``)."""
         upload = self.file.data
-        raw, field = (upload.read(), "file") if upload and getattr(upload, "filename", "") else (self.text.data or "", "text")
+        raw, field = (
+            (upload.read(), "file") if upload and getattr(upload, "filename", "") else (self.text.data or "", "text")
+        )
         if isinstance(raw, bytes):
             try:
                 raw = raw.decode("utf-8")
@@ -550,8 +602,15 @@ class ImportPresetForm(FlaskForm):
         try:
             return json.loads(raw)
         except json.JSONDecodeError as exc:
-            raise ValueError(field, _("This is not valid JSON (line %(line)d, column %(col)d: %(msg)s).",
-                                      line=exc.lineno, col=exc.colno, msg=exc.msg)) from None
+            raise ValueError(
+                field,
+                _(
+                    "This is not valid JSON (line %(line)d, column %(col)d: %(msg)s).",
+                    line=exc.lineno,
+                    col=exc.colno,
+                    msg=exc.msg,
+                ),
+            ) from None
 
 
 class ImportGameForm(FlaskForm):
@@ -576,5 +635,11 @@ class ImportGameForm(FlaskForm):
         try:
             return json.loads(raw)
         except json.JSONDecodeError as exc:
-            raise ValueError(_("This is not valid JSON (line %(line)d, column %(col)d: %(msg)s).",
-                               line=exc.lineno, col=exc.colno, msg=exc.msg)) from None
+            raise ValueError(
+                _(
+                    "This is not valid JSON (line %(line)d, column %(col)d: %(msg)s).",
+                    line=exc.lineno,
+                    col=exc.colno,
+                    msg=exc.msg,
+                )
+            ) from None

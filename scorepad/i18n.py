@@ -28,8 +28,10 @@ def select_locale() -> str:
 def engine_text(template: str, **params: object) -> str:
     """An engine message (marked ``N_`` in scorepad/scoring) in this request's language;
     a contract id among the ``params`` is shown by its name (``no-queens`` → No Queens)."""
-    shown = {key: (str(labels.contract_name(value)) if key == "contract" and value in CONTRACT_IDS else value)
-             for key, value in params.items()}
+    shown = {
+        key: (str(labels.contract_name(value)) if key == "contract" and value in CONTRACT_IDS else value)
+        for key, value in params.items()
+    }
     return gettext(template, **shown) if shown else gettext(template)
 
 
@@ -41,20 +43,36 @@ def error_text(error: ScoringError) -> str:
 #: The names and stock descriptions of the HTTP errors the app shows as pages (Werkzeug's and
 #: Flask-WTF's English words), marked for extraction; :func:`http_error_text` translates them.
 HTTP_ERROR_TEXTS = (
-    N_("Bad Request"), N_("Forbidden"), N_("Not Found"), N_("Method Not Allowed"), N_("Conflict"),
-    N_("Request Entity Too Large"), N_("Unprocessable Entity"), N_("Too Many Requests"),
+    N_("Bad Request"),
+    N_("Forbidden"),
+    N_("Not Found"),
+    N_("Method Not Allowed"),
+    N_("Conflict"),
+    N_("Request Entity Too Large"),
+    N_("Unprocessable Entity"),
+    N_("Too Many Requests"),
     N_("Internal Server Error"),
     N_("The browser (or proxy) sent a request that this server could not understand."),
-    N_("You don't have the permission to access the requested resource. It is either read-protected or not readable by the server."),
-    N_("The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again."),
+    N_(
+        "You don't have the permission to access the requested resource. It is either read-protected or not readable by the server."  # noqa: E501 (Werkzeug's words, matched exactly)
+    ),
+    N_(
+        "The requested URL was not found on the server. If you entered the URL manually please check your spelling and try again."  # noqa: E501 (Werkzeug's words, matched exactly)
+    ),
     N_("The method is not allowed for the requested URL."),
-    N_("A conflict happened while processing the request. The resource might have been modified while the request was being processed."),
+    N_(
+        "A conflict happened while processing the request. The resource might have been modified while the request was being processed."  # noqa: E501 (Werkzeug's words, matched exactly)
+    ),
     N_("The data value transmitted exceeds the capacity limit."),
     N_("The request was well-formed but was unable to be followed due to semantic errors."),
     N_("This user has exceeded an allotted request count. Try again later."),
-    N_("The CSRF token is missing."), N_("The CSRF session token is missing."), N_("The CSRF token has expired."),
-    N_("The CSRF token is invalid."), N_("The CSRF tokens do not match."),
-    N_("The referrer header is missing."), N_("The referrer does not match the host."),
+    N_("The CSRF token is missing."),
+    N_("The CSRF session token is missing."),
+    N_("The CSRF token has expired."),
+    N_("The CSRF token is invalid."),
+    N_("The CSRF tokens do not match."),
+    N_("The referrer header is missing."),
+    N_("The referrer does not match the host."),
 )
 
 
@@ -62,5 +80,6 @@ def http_error_text(name: str, description: str) -> tuple[str, str]:
     """An error page's title and text in this request's language: the stock English words
     of :data:`HTTP_ERROR_TEXTS` translated, anything else (already translated by the view
     that aborted) as it is."""
-    return gettext(name) if name in HTTP_ERROR_TEXTS else name, \
-        gettext(description) if description in HTTP_ERROR_TEXTS else description
+    return gettext(name) if name in HTTP_ERROR_TEXTS else name, gettext(
+        description
+    ) if description in HTTP_ERROR_TEXTS else description

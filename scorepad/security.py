@@ -108,11 +108,15 @@ def _refuse_nul_characters() -> Response | None:
     if "\x00" in request.path:
         return error_response(404, _("There is no such page."), name=_("Not Found"), path="")
     body = request.get_data(cache=True) if request.content_length else b""
-    if (any("\x00" in value for value in request.args.values())
-            or any("\x00" in value for value in request.form.values())
-            or b"\x00" in body or b"\\u0000" in body.lower()):
-        return error_response(422, _("No field may contain a NUL character (U+0000)."), name=_("Invalid input"),
-                              path="")
+    if (
+        any("\x00" in value for value in request.args.values())
+        or any("\x00" in value for value in request.form.values())
+        or b"\x00" in body
+        or b"\\u0000" in body.lower()
+    ):
+        return error_response(
+            422, _("No field may contain a NUL character (U+0000)."), name=_("Invalid input"), path=""
+        )
     return None
 
 
@@ -121,7 +125,8 @@ def init_app(app: Flask) -> None:
     proxies = app.config.get("TRUSTED_PROXIES", 0)
     if proxies:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]  # Flask's documented way to wrap the WSGI app
-            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies)
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies
+        )
     # Registered before Talisman's, so it runs after it (Flask runs after_request handlers in
     # reverse): static files are not documents, so the document-only headers are dropped.
     app.after_request(_static_without_document_headers)

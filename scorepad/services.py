@@ -46,8 +46,9 @@ def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
-def create_game(document: dict[str, Any], *, creator_device: str | None = None,
-                creator_address: str | None = None) -> tuple[StoredGame, Game]:
+def create_game(
+    document: dict[str, Any], *, creator_device: str | None = None, creator_address: str | None = None
+) -> tuple[StoredGame, Game]:
     """Validate a game document (rounds optional: this is also import) and store it
     with fresh edit and view tokens. ``creator_device`` / ``creator_address`` (see
     :func:`scorepad.security.creator`) only count the games one client starts. Raises
@@ -153,8 +154,9 @@ def round_with_key(stored: StoredGame, client_key: str | None) -> StoredRound | 
     return row
 
 
-def record_round(stored: StoredGame, round_doc: Any, number: int | None = None,
-                 client_key: str | None = None) -> tuple[StoredRound, Game]:
+def record_round(
+    stored: StoredGame, round_doc: Any, number: int | None = None, client_key: str | None = None
+) -> tuple[StoredRound, Game]:
     """Validate and store the next round of ``stored``.
 
     ``round_doc`` is a round object of game-format.md; ``number``, when given, must be
@@ -219,7 +221,7 @@ def _replace_round(stored: StoredGame, number: int, round_doc: Any) -> tuple[Sto
         raise LookupError(number)
     index = number - 1
     rnd = parse_replacement(game, index, round_doc)
-    rounds = game.rounds[:index] + (rnd,) + game.rounds[index + 1:]
+    rounds = game.rounds[:index] + (rnd,) + game.rounds[index + 1 :]
     doc = stored.document()
     doc["rounds"] = [round_to_dict(r) for r in rounds]
     new_game = parse_game(doc)  # later rounds stay valid (the check above keeps contracts unique)
@@ -242,8 +244,11 @@ def undo_round(stored: StoredGame, number: int | None = None) -> None:
             if not 1 <= number <= last.number:
                 raise LookupError(number)
             if number != last.number:
-                raise Conflict(N_("only the last round (%(last)d) can be deleted; edit round %(n)d instead"),
-                               last=last.number, n=number)
+                raise Conflict(
+                    N_("only the last round (%(last)d) can be deleted; edit round %(n)d instead"),
+                    last=last.number,
+                    n=number,
+                )
     except (LookupError, Conflict):
         db.session.rollback()  # end the transaction: release the lock
         raise
@@ -290,7 +295,6 @@ def updated_stamp(token: str) -> str | None:
         finally:
             cursor.close()
     finally:  # back to the pool, which ends the driver's read transaction
-
         connection.close()
     if found is None:
         return None
@@ -309,8 +313,8 @@ def saved_notes(preset_id: str) -> str | None:
 # -- saved presets ----------------------------------------------------------------------------
 
 PRESET_ID_BYTES = 16  # 128 random bits: a saved preset's id (22 characters) is its share link
-DEVICE_BYTES = 24     # 192 bits: the device id kept in the session cookie
-MAX_NOTES = 2000      # characters of a preset's notes
+DEVICE_BYTES = 24  # 192 bits: the device id kept in the session cookie
+MAX_NOTES = 2000  # characters of a preset's notes
 
 
 def new_device_id() -> str:
@@ -352,9 +356,14 @@ def validate_preset(obj: Any, public_id: str, path: str) -> Preset:
     return parse_preset({**obj, "id": public_id}, path)
 
 
-def create_preset(obj: Any, notes: Any = "", owner_device: str | None = None,
-                  path: str = "preset", notes_path: str = "notes",
-                  creator_address: str | None = None) -> StoredPreset:
+def create_preset(
+    obj: Any,
+    notes: Any = "",
+    owner_device: str | None = None,
+    path: str = "preset",
+    notes_path: str = "notes",
+    creator_address: str | None = None,
+) -> StoredPreset:
     """Validate a preset object (game-format.md "Preset"; its ``id`` is replaced by a new
     unguessable one) and save it with its notes, owned by ``owner_device`` (None: only the
     edit token can change it); ``creator_address`` is the keyed hash of the client's
@@ -376,8 +385,9 @@ def create_preset(obj: Any, notes: Any = "", owner_device: str | None = None,
     return stored
 
 
-def update_preset(stored: StoredPreset, obj: Any, notes: Any = "",
-                  path: str = "preset", notes_path: str = "notes") -> StoredPreset:
+def update_preset(
+    stored: StoredPreset, obj: Any, notes: Any = "", path: str = "preset", notes_path: str = "notes"
+) -> StoredPreset:
     """Replace a saved preset's settings and notes (its id stays). Games already started
     keep their own copy. Raises :class:`ScoringError` naming the field (nothing changed)."""
     preset = validate_preset(obj, stored.public_id, path)
@@ -407,14 +417,18 @@ def device_presets(device: str | None) -> list[StoredPreset]:
     """The presets this device created, by name (none without a device id)."""
     if not device:
         return []
-    return list(db.session.scalars(select(StoredPreset).where(StoredPreset.owner_device == device)
-                                   .order_by(func.lower(StoredPreset.name), StoredPreset.id)))
+    return list(
+        db.session.scalars(
+            select(StoredPreset)
+            .where(StoredPreset.owner_device == device)
+            .order_by(func.lower(StoredPreset.name), StoredPreset.id)
+        )
+    )
 
 
 def owns_preset(stored: StoredPreset, device: str | None) -> bool:
     """True when ``device`` created the preset (compared in constant time)."""
-    return bool(device and stored.owner_device
-                and hmac.compare_digest(stored.owner_device.encode(), device.encode()))
+    return bool(device and stored.owner_device and hmac.compare_digest(stored.owner_device.encode(), device.encode()))
 
 
 def preset_token_fits(stored: StoredPreset, token: str) -> bool:
@@ -423,6 +437,7 @@ def preset_token_fits(stored: StoredPreset, token: str) -> bool:
 
 
 # -- counting for the limits (scorepad/web/limits.py) -------------------------------------------
+
 
 def _count(model: type[StoredGame] | type[StoredPreset], *conditions: Any) -> int:
     """How many rows of ``model`` meet ``conditions``."""

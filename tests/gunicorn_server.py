@@ -13,9 +13,10 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 GUNICORN = Path(sys.executable).with_name("gunicorn")
@@ -56,8 +57,13 @@ class Server:
 
 
 @contextlib.contextmanager
-def gunicorn(database_uri: str, workers: int = 2, args: tuple[str, ...] = (),
-             env: dict[str, str] | None = None, log: Path | None = None) -> Iterator[Server]:
+def gunicorn(
+    database_uri: str,
+    workers: int = 2,
+    args: tuple[str, ...] = (),
+    env: dict[str, str] | None = None,
+    log: Path | None = None,
+) -> Iterator[Server]:
     """Serve ``scorepad:create_app()`` on ``database_uri`` (its tables already created) with
     the default Config, CSRF on; stop it afterwards (SIGTERM, then SIGKILL)."""
     port = free_port()
@@ -65,9 +71,22 @@ def gunicorn(database_uri: str, workers: int = 2, args: tuple[str, ...] = (),
     environment = {**os.environ, "DATABASE_URL": database_uri, "SECRET_KEY": "concurrency-test", **(env or {})}
     with open(log, "wb") as out:
         process = subprocess.Popen(
-            [str(GUNICORN), "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
-             "--graceful-timeout", "2", *args, "scorepad:create_app()"],
-            cwd=ROOT, env=environment, stdout=out, stderr=subprocess.STDOUT)
+            [
+                str(GUNICORN),
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--workers",
+                str(workers),
+                "--graceful-timeout",
+                "2",
+                *args,
+                "scorepad:create_app()",
+            ],
+            cwd=ROOT,
+            env=environment,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     server = Server(process, "127.0.0.1", port, log)
     try:
         deadline = time.monotonic() + 30
@@ -115,8 +134,9 @@ class Phone:
         return re.search(rb'<meta name="csrf-token" content="([^"]+)"', data).group(1).decode()
 
 
-def request(server: Server, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None,
-            timeout: float = 30):
+def request(
+    server: Server, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None, timeout: float = 30
+):
     """One request on a fresh connection: (status, headers, body bytes). A dict or list
     body goes as JSON, a ``str`` as a form (already encoded)."""
     headers = dict(headers or {})

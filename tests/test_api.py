@@ -30,14 +30,18 @@ NEW_GAME = {
 
 # barbu-rules.md, worked example: Anne declares No Queens; Anne -6, Beth 0, Cath -6,
 # Diana -12. Beth doubled all three, Cath doubled Anne, Anne redoubled Cath.
-WORKED_NO_QUEENS = {"contract": "no-queens", "doubles": [[1, 0], [1, 2], [1, 3], [2, 0], [0, 2]],
-                    "outcome": {"queens": [1, 0, 1, 2]}}
+WORKED_NO_QUEENS = {
+    "contract": "no-queens",
+    "doubles": [[1, 0], [1, 2], [1, 3], [2, 0], [0, 2]],
+    "outcome": {"queens": [1, 0, 1, 2]},
+}
 WORKED_RAW = [-6, 0, -6, -12]
 WORKED_DOUBLES = [-6, 24, -6, -12]
 WORKED_TOTAL = [-12, 24, -12, -24]
 
 
 # ---------------------------------------------------------------- helpers
+
 
 def load(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
@@ -60,18 +64,17 @@ def fetch(client, game: dict, token: str | None = None) -> dict:
 
 
 def post_round(client, game: dict, round_doc: dict, token: str | None = None):
-    return client.post(f"{API}/games/{game['id']}/rounds", json=round_doc,
-                       headers=auth(token or game["edit_token"]))
+    return client.post(f"{API}/games/{game['id']}/rounds", json=round_doc, headers=auth(token or game["edit_token"]))
 
 
 def put_round(client, game: dict, number: int, round_doc: dict, token: str | None = None):
-    return client.put(f"{API}/games/{game['id']}/rounds/{number}", json=round_doc,
-                      headers=auth(token or game["edit_token"]))
+    return client.put(
+        f"{API}/games/{game['id']}/rounds/{number}", json=round_doc, headers=auth(token or game["edit_token"])
+    )
 
 
 def delete_round(client, game: dict, number: int, token: str | None = None):
-    return client.delete(f"{API}/games/{game['id']}/rounds/{number}",
-                         headers=auth(token or game["edit_token"]))
+    return client.delete(f"{API}/games/{game['id']}/rounds/{number}", headers=auth(token or game["edit_token"]))
 
 
 def results(document: dict) -> list[dict]:
@@ -117,11 +120,16 @@ def game(client) -> dict:
 
 
 def test_the_examples_are_there():
-    assert {p.name for p in EXAMPLES} >= {"tournament-full.json", "house-rules.json",
-                                           "brader-32-card.json", "french-classic.json"}
+    assert {p.name for p in EXAMPLES} >= {
+        "tournament-full.json",
+        "house-rules.json",
+        "brader-32-card.json",
+        "french-classic.json",
+    }
 
 
 # ---------------------------------------------------------------- replaying the examples
+
 
 def test_an_imported_game_reads_back_with_the_expected_results(client, example):
     created = create(client, example["game"])
@@ -132,8 +140,7 @@ def test_an_imported_game_reads_back_with_the_expected_results(client, example):
         got = fetch(client, created, token)
         assert results(got) == example["expected"]["rounds"]
         assert got["standings"] == example["expected"]["standings"]
-        assert recorded(got) == [{k: v for k, v in rnd.items() if k != "declarer"}
-                                 for rnd in example["game"]["rounds"]]
+        assert recorded(got) == [{k: v for k, v in rnd.items() if k != "declarer"} for rnd in example["game"]["rounds"]]
         assert got["players"] == example["game"]["players"]
 
 
@@ -143,7 +150,9 @@ def test_a_game_recorded_round_by_round_gives_the_expected_results(client, examp
     assert created["game"]["rounds"] == []
     assert created["game"]["standings"]["rounds_played"] == 0
 
-    for i, (round_doc, expected) in enumerate(zip(example["game"]["rounds"], example["expected"]["rounds"])):
+    for i, (round_doc, expected) in enumerate(
+        zip(example["game"]["rounds"], example["expected"]["rounds"], strict=True)
+    ):
         body = dict(round_doc)
         if i % 2:  # every other round says which number (and declarer) it is meant to be
             body.update(number=expected["number"], declarer=expected["declarer"])
@@ -160,6 +169,7 @@ def test_a_game_recorded_round_by_round_gives_the_expected_results(client, examp
 
 
 # ---------------------------------------------------------------- creating a game
+
 
 def test_creating_a_game_answers_201_with_tokens_and_absolute_links(client):
     response = client.post(f"{API}/games", json=NEW_GAME)
@@ -192,8 +202,20 @@ def test_a_new_game_starts_with_the_first_declarer_and_all_contracts_left(client
     assert standings["complete"] is False
     assert standings["rounds_total"] == 28
     # Cath (seat 2) declares; the declarer chooses, so her right-hand neighbour Beth deals.
-    assert standings["next"] == {"number": 1, "declarer": 2, "dealer": 1, "contracts_left": [
-        "no-tricks", "no-queens", "no-last-two", "no-hearts", "no-king-of-hearts", "trumps", "domino"]}
+    assert standings["next"] == {
+        "number": 1,
+        "declarer": 2,
+        "dealer": 1,
+        "contracts_left": [
+            "no-tricks",
+            "no-queens",
+            "no-last-two",
+            "no-hearts",
+            "no-king-of-hearts",
+            "trumps",
+            "domino",
+        ],
+    }
 
 
 def test_every_game_gets_its_own_tokens(client):
@@ -208,17 +230,29 @@ def test_player_names_are_trimmed_and_may_be_any_unicode_up_to_40_characters(cli
     assert got["players"] == ["Élodie", "Zoë", "李小龍", "x" * 40]
 
 
-@pytest.mark.parametrize("change, path", [
-    ({"players": ["Anne", "Beth", "anne", "Diana"]}, "players[2]"),
-    ({"players": ["Anne", "", "Cath", "Diana"]}, "players[1]"),
-    ({"players": ["Anne", "Beth", "   ", "Diana"]}, "players[2]"),
-    ({"players": ["Anne", "Beth", "Cath", "D" * 41]}, "players[3]"),
-    ({"players": ["Anne", "Beth", "Cath"]}, "players"),
-    ({"preset": "whist"}, "preset"),
-    ({"first_declarer": 4}, "first_declarer"),
-    ({"title": "t" * 81}, "title"),
-], ids=["duplicate-name", "empty-name", "blank-name", "name-too-long", "three-players",
-        "unknown-preset", "first-declarer-out-of-range", "title-too-long"])
+@pytest.mark.parametrize(
+    "change, path",
+    [
+        ({"players": ["Anne", "Beth", "anne", "Diana"]}, "players[2]"),
+        ({"players": ["Anne", "", "Cath", "Diana"]}, "players[1]"),
+        ({"players": ["Anne", "Beth", "   ", "Diana"]}, "players[2]"),
+        ({"players": ["Anne", "Beth", "Cath", "D" * 41]}, "players[3]"),
+        ({"players": ["Anne", "Beth", "Cath"]}, "players"),
+        ({"preset": "whist"}, "preset"),
+        ({"first_declarer": 4}, "first_declarer"),
+        ({"title": "t" * 81}, "title"),
+    ],
+    ids=[
+        "duplicate-name",
+        "empty-name",
+        "blank-name",
+        "name-too-long",
+        "three-players",
+        "unknown-preset",
+        "first-declarer-out-of-range",
+        "title-too-long",
+    ],
+)
 def test_an_invalid_game_is_refused_with_422_and_not_stored(app, client, change, path):
     response = client.post(f"{API}/games", json={**NEW_GAME, **change})
     assert_refused(response, 422, path)
@@ -241,14 +275,20 @@ def test_an_import_with_one_bad_round_stores_nothing(app, client, tournament_ful
 
 # ---------------------------------------------------------------- recording rounds
 
+
 def test_a_recorded_round_is_settled_pairwise(client):
     created = create(client, NEW_GAME)
     response = post_round(client, created, {**WORKED_NO_QUEENS, "number": 1})
     assert response.status_code == 201
     assert response.json["number"] == 1
     assert response.json["declarer"] == 0
-    assert response.json["result"] == {"raw": WORKED_RAW, "doubles": WORKED_DOUBLES,
-                                       "total": WORKED_TOTAL, "running": WORKED_TOTAL, "played": True}
+    assert response.json["result"] == {
+        "raw": WORKED_RAW,
+        "doubles": WORKED_DOUBLES,
+        "total": WORKED_TOTAL,
+        "running": WORKED_TOTAL,
+        "played": True,
+    }
     standings = response.json["standings"]
     assert standings["rounds_played"] == 1
     assert standings["rank"] == [2, 1, 2, 4]
@@ -258,21 +298,35 @@ def test_a_recorded_round_is_settled_pairwise(client):
     assert "no-queens" not in standings["next"]["contracts_left"]
 
 
-@pytest.mark.parametrize("round_doc, path", [
-    ({"contract": "no-tricks", "doubles": [], "outcome": {"tricks": [4, 3, 3, 2]}}, "outcome.tricks"),
-    ({"contract": "no-queens", "doubles": [], "outcome": {"queens": [1, 1, 1, 1]}}, "contract"),
-    ({"contract": "barbu", "doubles": [], "outcome": {"king": 1}}, "contract"),
-    ({"doubles": [], "outcome": {"king": 1}}, "contract"),
-    ({"contract": "trumps", "doubles": [[1, 2]], "outcome": {"tricks": [4, 3, 3, 3]}}, "doubles[0]"),
-    ({"contract": "no-tricks", "doubles": [[1, 1]], "outcome": {"tricks": [4, 3, 3, 3]}}, "doubles[0]"),
-    ({"contract": "no-tricks", "doubles": [[0, 1]], "outcome": {"tricks": [4, 3, 3, 3]}}, "doubles[0]"),
-    ({"contract": "no-tricks", "doubles": [[1, 4]], "outcome": {"tricks": [4, 3, 3, 3]}}, "doubles[0]"),
-    ({"contract": "no-king-of-hearts", "doubles": [], "outcome": {"king": 4}}, "outcome.king"),
-    ({"contract": "no-hearts", "doubles": []}, "outcome"),
-    ({"contract": "no-king-of-hearts", "declarer": 1, "doubles": [], "outcome": {"king": 1}}, "declarer"),
-], ids=["tricks-not-adding-up", "contract-already-declared", "unknown-contract", "no-contract",
-        "opponent-doubled-in-trumps", "double-oneself", "redouble-without-double",
-        "doubled-seat-out-of-range", "outcome-seat-out-of-range", "missing-outcome", "wrong-declarer"])
+@pytest.mark.parametrize(
+    "round_doc, path",
+    [
+        ({"contract": "no-tricks", "doubles": [], "outcome": {"tricks": [4, 3, 3, 2]}}, "outcome.tricks"),
+        ({"contract": "no-queens", "doubles": [], "outcome": {"queens": [1, 1, 1, 1]}}, "contract"),
+        ({"contract": "barbu", "doubles": [], "outcome": {"king": 1}}, "contract"),
+        ({"doubles": [], "outcome": {"king": 1}}, "contract"),
+        ({"contract": "trumps", "doubles": [[1, 2]], "outcome": {"tricks": [4, 3, 3, 3]}}, "doubles[0]"),
+        ({"contract": "no-tricks", "doubles": [[1, 1]], "outcome": {"tricks": [4, 3, 3, 3]}}, "doubles[0]"),
+        ({"contract": "no-tricks", "doubles": [[0, 1]], "outcome": {"tricks": [4, 3, 3, 3]}}, "doubles[0]"),
+        ({"contract": "no-tricks", "doubles": [[1, 4]], "outcome": {"tricks": [4, 3, 3, 3]}}, "doubles[0]"),
+        ({"contract": "no-king-of-hearts", "doubles": [], "outcome": {"king": 4}}, "outcome.king"),
+        ({"contract": "no-hearts", "doubles": []}, "outcome"),
+        ({"contract": "no-king-of-hearts", "declarer": 1, "doubles": [], "outcome": {"king": 1}}, "declarer"),
+    ],
+    ids=[
+        "tricks-not-adding-up",
+        "contract-already-declared",
+        "unknown-contract",
+        "no-contract",
+        "opponent-doubled-in-trumps",
+        "double-oneself",
+        "redouble-without-double",
+        "doubled-seat-out-of-range",
+        "outcome-seat-out-of-range",
+        "missing-outcome",
+        "wrong-declarer",
+    ],
+)
 def test_an_invalid_round_is_refused_with_422_and_nothing_changes(client, game, round_doc, path):
     before = fetch(client, game)
     assert_refused(post_round(client, game, round_doc), 422, path)
@@ -282,8 +336,12 @@ def test_an_invalid_round_is_refused_with_422_and_nothing_changes(client, game, 
 
 def test_a_malformed_round_body_is_refused_with_422(client, game):
     before = fetch(client, game)
-    response = client.post(f"{API}/games/{game['id']}/rounds", data="{contract: no-tricks}",
-                           content_type="application/json", headers=auth(game["edit_token"]))
+    response = client.post(
+        f"{API}/games/{game['id']}/rounds",
+        data="{contract: no-tricks}",
+        content_type="application/json",
+        headers=auth(game["edit_token"]),
+    )
     assert_refused(response, 422)
     assert fetch(client, game) == before
 
@@ -314,6 +372,7 @@ def test_no_round_can_be_added_to_a_complete_game(client, tournament_full):
 
 # ---------------------------------------------------------------- authorisation
 
+
 def test_the_view_token_reads_but_cannot_write(client, game):
     before = fetch(client, game, game["view_token"])
     view = game["view_token"]
@@ -336,8 +395,10 @@ def test_a_wrong_token_is_404_even_when_it_opens_another_game(client, game):
     url = f"{API}/games/{game['id']}"
     for token in (other["edit_token"], other["view_token"], "x" * 32, game["edit_token"][:-1]):
         assert_refused(client.get(url, headers=auth(token)), 404)
-        assert_refused(post_round(client, game, {"contract": "no-king-of-hearts", "doubles": [],
-                                                 "outcome": {"king": 1}}, token), 404)
+        assert_refused(
+            post_round(client, game, {"contract": "no-king-of-hearts", "doubles": [], "outcome": {"king": 1}}, token),
+            404,
+        )
         assert_refused(delete_round(client, game, 1, token), 404)
     assert fetch(client, game) == before
 
@@ -356,13 +417,20 @@ def test_a_request_without_a_bearer_token_is_401(client, game):
 
 # ---------------------------------------------------------------- editing and undoing
 
+
 @pytest.fixture
 def three_rounds(client, game) -> dict:
     """Anne's run: 1 the worked No Queens, 2 King of Hearts to Diana, 3 Trumps."""
-    assert post_round(client, game, {"contract": "no-king-of-hearts", "doubles": [],
-                                     "outcome": {"king": 3}}).status_code == 201
-    assert post_round(client, game, {"contract": "trumps", "trump": "spades", "doubles": [],
-                                     "outcome": {"tricks": [4, 3, 3, 3]}}).status_code == 201
+    assert (
+        post_round(client, game, {"contract": "no-king-of-hearts", "doubles": [], "outcome": {"king": 3}}).status_code
+        == 201
+    )
+    assert (
+        post_round(
+            client, game, {"contract": "trumps", "trump": "spades", "doubles": [], "outcome": {"tricks": [4, 3, 3, 3]}}
+        ).status_code
+        == 201
+    )
     return game
 
 
@@ -372,7 +440,10 @@ def test_replacing_an_earlier_round_recomputes_the_later_running_totals(client, 
     # 3 = Trumps 4-3-3-3 at 5 a trick [20, 15, 15, 15].
     before = fetch(client, game)
     assert [r["result"]["running"] for r in before["rounds"]] == [
-        [-12, 24, -12, -24], [-12, 24, -12, -44], [8, 39, 3, -29]]
+        [-12, 24, -12, -24],
+        [-12, 24, -12, -44],
+        [8, 39, 3, -29],
+    ]
 
     # Round 1 again, same queens but nobody doubled: total = raw [-6, 0, -6, -12], so every
     # later running total moves by [+6, -24, +6, +12] (the doubles no longer settled).
@@ -380,14 +451,17 @@ def test_replacing_an_earlier_round_recomputes_the_later_running_totals(client, 
     response = put_round(client, game, 1, undoubled)
     assert response.status_code == 200, response.json
     assert response.json["number"] == 1
-    assert response.json["result"] == {"raw": [-6, 0, -6, -12], "doubles": [0, 0, 0, 0],
-                                       "total": [-6, 0, -6, -12], "running": [-6, 0, -6, -12],
-                                       "played": True}
+    assert response.json["result"] == {
+        "raw": [-6, 0, -6, -12],
+        "doubles": [0, 0, 0, 0],
+        "total": [-6, 0, -6, -12],
+        "running": [-6, 0, -6, -12],
+        "played": True,
+    }
     assert response.json["standings"]["totals"] == [14, 15, 9, -17]
 
     after = fetch(client, game)
-    assert [r["result"]["running"] for r in after["rounds"]] == [
-        [-6, 0, -6, -12], [-6, 0, -6, -32], [14, 15, 9, -17]]
+    assert [r["result"]["running"] for r in after["rounds"]] == [[-6, 0, -6, -12], [-6, 0, -6, -32], [14, 15, 9, -17]]
     assert [r["result"]["total"] for r in after["rounds"][1:]] == [[0, 0, 0, -20], [20, 15, 15, 15]]
     assert after["standings"]["rank"] == [2, 1, 3, 4]
     assert after["standings"]["quota_given"][0] == [0, 0, 0, 0]
@@ -396,8 +470,9 @@ def test_replacing_an_earlier_round_recomputes_the_later_running_totals(client, 
 
 def test_a_round_may_be_replaced_by_a_contract_its_declarer_has_not_declared(client, three_rounds):
     game = three_rounds
-    response = put_round(client, game, 2, {"contract": "no-tricks", "doubles": [], "number": 2,
-                                           "outcome": {"tricks": [0, 13, 0, 0]}})
+    response = put_round(
+        client, game, 2, {"contract": "no-tricks", "doubles": [], "number": 2, "outcome": {"tricks": [0, 13, 0, 0]}}
+    )
     assert response.status_code == 200, response.json
     # Beth took all 13 tricks at -2: [0, -26, 0, 0]; running [-12, -2, -12, -24].
     assert response.json["result"]["running"] == [-12, -2, -12, -24]
@@ -408,16 +483,19 @@ def test_a_round_may_be_replaced_by_a_contract_its_declarer_has_not_declared(cli
 def test_replacing_a_round_by_a_contract_declared_later_is_refused(client, three_rounds):
     game = three_rounds
     before = fetch(client, game)
-    response = put_round(client, game, 1, {"contract": "trumps", "doubles": [],
-                                           "outcome": {"tricks": [4, 3, 3, 3]}})
+    response = put_round(client, game, 1, {"contract": "trumps", "doubles": [], "outcome": {"tricks": [4, 3, 3, 3]}})
     assert_refused(response, 422, "contract")
     assert fetch(client, game) == before
 
 
-@pytest.mark.parametrize("round_doc, path", [
-    ({"contract": "no-queens", "doubles": [], "outcome": {"queens": [1, 0, 1, 1]}}, "outcome.queens"),
-    ({"contract": "no-queens", "doubles": [], "outcome": {"queens": [1, 0, 1, 2]}, "number": 2}, "number"),
-], ids=["queens-not-adding-up", "number-differs-from-url"])
+@pytest.mark.parametrize(
+    "round_doc, path",
+    [
+        ({"contract": "no-queens", "doubles": [], "outcome": {"queens": [1, 0, 1, 1]}}, "outcome.queens"),
+        ({"contract": "no-queens", "doubles": [], "outcome": {"queens": [1, 0, 1, 2]}, "number": 2}, "number"),
+    ],
+    ids=["queens-not-adding-up", "number-differs-from-url"],
+)
 def test_an_invalid_replacement_is_refused_with_422_and_nothing_changes(client, three_rounds, round_doc, path):
     before = fetch(client, three_rounds)
     assert_refused(put_round(client, three_rounds, 1, round_doc), 422, path)
@@ -443,8 +521,9 @@ def test_deleting_the_last_round_undoes_it(client, three_rounds):
     assert after["standings"]["next"]["number"] == 3
     assert "trumps" in after["standings"]["next"]["contracts_left"]
     # The undone round can be played again, differently.
-    again = post_round(client, game, {"contract": "trumps", "doubles": [], "number": 3,
-                                      "outcome": {"tricks": [13, 0, 0, 0]}})
+    again = post_round(
+        client, game, {"contract": "trumps", "doubles": [], "number": 3, "outcome": {"tricks": [13, 0, 0, 0]}}
+    )
     assert again.status_code == 201
     assert again.json["result"]["running"] == [53, 24, -12, -44]
 

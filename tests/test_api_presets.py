@@ -11,12 +11,26 @@ from scorepad.models import StoredPreset, utcnow
 from scorepad.scoring import BUILTIN, preset_to_dict
 
 HOUSE = {
-    "name": "House", "deck": 32, "chooser": "dealer", "rotation": "round",
-    "contracts": [{"id": "no-tricks", "per_trick": -2}, {"id": "no-queens", "per_queen": -6},
-                  {"id": "ravage-city", "penalty": -24}],
-    "doubling": {"enabled": True, "target": "declarer", "auto_redouble": True,
-                 "single": 2, "mutual": 4, "quota": 3, "quota_penalty": 5},
-    "undoubled_negative": "play", "default_players": ["Anne", "Beth", "Cath", "Dora"],
+    "name": "House",
+    "deck": 32,
+    "chooser": "dealer",
+    "rotation": "round",
+    "contracts": [
+        {"id": "no-tricks", "per_trick": -2},
+        {"id": "no-queens", "per_queen": -6},
+        {"id": "ravage-city", "penalty": -24},
+    ],
+    "doubling": {
+        "enabled": True,
+        "target": "declarer",
+        "auto_redouble": True,
+        "single": 2,
+        "mutual": 4,
+        "quota": 3,
+        "quota_penalty": 5,
+    },
+    "undoubled_negative": "play",
+    "default_players": ["Anne", "Beth", "Cath", "Dora"],
 }
 
 
@@ -65,17 +79,23 @@ def test_the_wrapped_shape_is_accepted_too(client):
     assert response.get_json()["notes"] == "n"
 
 
-@pytest.mark.parametrize("body, path, fragment", [
-    ({**HOUSE, "contracts": []}, "contracts", "at least one contract"),
-    ({**HOUSE, "contracts": [{"id": "no-tricks", "per_trick": "2"}]}, "contracts[0].per_trick", "whole number"),
-    ({**HOUSE, "contracts": [{"id": "ravage-city", "penalty": -30}]}, "contracts[0].penalty", "divisible by 12"),
-    ({**HOUSE, "contracts": [{"id": "trumps", "per_trick": 5}, {"id": "trumps", "per_trick": 4}]},
-     "contracts[1].id", "listed twice"),
-    ({**HOUSE, "contracts": [{"id": "domino", "places": [45, 20, 5]}]}, "contracts[0].places", "all four places"),
-    ({"preset": {**HOUSE, "deck": 36}}, "preset.deck", "52 or 32"),
-    ({**HOUSE, "notes": 5}, "notes", "must be text"),
-    ([1, 2], "", "must be an object"),
-])
+@pytest.mark.parametrize(
+    "body, path, fragment",
+    [
+        ({**HOUSE, "contracts": []}, "contracts", "at least one contract"),
+        ({**HOUSE, "contracts": [{"id": "no-tricks", "per_trick": "2"}]}, "contracts[0].per_trick", "whole number"),
+        ({**HOUSE, "contracts": [{"id": "ravage-city", "penalty": -30}]}, "contracts[0].penalty", "divisible by 12"),
+        (
+            {**HOUSE, "contracts": [{"id": "trumps", "per_trick": 5}, {"id": "trumps", "per_trick": 4}]},
+            "contracts[1].id",
+            "listed twice",
+        ),
+        ({**HOUSE, "contracts": [{"id": "domino", "places": [45, 20, 5]}]}, "contracts[0].places", "all four places"),
+        ({"preset": {**HOUSE, "deck": 36}}, "preset.deck", "52 or 32"),
+        ({**HOUSE, "notes": 5}, "notes", "must be text"),
+        ([1, 2], "", "must be an object"),
+    ],
+)
 def test_an_invalid_preset_is_refused_with_its_path(client, body, path, fragment):
     response = client.post("/api/v1/presets", json=body)
     assert response.status_code == 422
@@ -108,21 +128,28 @@ def test_delete_needs_the_edit_token(client, house):
 
 
 def test_a_game_started_by_a_saved_id_keeps_its_copy(client, house):
-    response = client.post("/api/v1/games", json={
-        "players": ["Anne", "Beth", "Cath", "Dora"], "first_declarer": 0, "preset": house["id"]})
+    response = client.post(
+        "/api/v1/games", json={"players": ["Anne", "Beth", "Cath", "Dora"], "first_declarer": 0, "preset": house["id"]}
+    )
     assert response.status_code == 201, response.get_json()
     game = response.get_json()
     assert game["game"]["preset"] == house["preset"]
     assert game["game"]["standings"]["rounds_total"] == 12
     # Ravage City, Anne and Cath tied: −12 each; the declarer (dealer chooses) is Anne.
     headers = bearer(game["edit_token"])
-    round_ = client.post(f"/api/v1/games/{game['id']}/rounds", headers=headers,
-                         json={"contract": "ravage-city", "doubles": [], "outcome": {"most": [0, 2]}}).get_json()
+    round_ = client.post(
+        f"/api/v1/games/{game['id']}/rounds",
+        headers=headers,
+        json={"contract": "ravage-city", "doubles": [], "outcome": {"most": [0, 2]}},
+    ).get_json()
     assert round_["result"]["total"] == [-12, 0, -12, 0]
 
     preset_url = f"/api/v1/presets/{house['id']}"
-    client.put(preset_url, json={**HOUSE, "contracts": [{"id": "ravage-city", "penalty": -36}]},
-               headers=bearer(house["edit_token"]))
+    client.put(
+        preset_url,
+        json={**HOUSE, "contracts": [{"id": "ravage-city", "penalty": -36}]},
+        headers=bearer(house["edit_token"]),
+    )
     after_edit = client.get(f"/api/v1/games/{game['id']}", headers=headers).get_json()
     assert after_edit["preset"] == house["preset"]
     assert after_edit["rounds"][0]["result"]["total"] == [-12, 0, -12, 0]
@@ -132,8 +159,10 @@ def test_a_game_started_by_a_saved_id_keeps_its_copy(client, house):
 
 
 def test_an_unknown_preset_id_is_refused_for_a_game(client):
-    response = client.post("/api/v1/games", json={
-        "players": ["Anne", "Beth", "Cath", "Dora"], "first_declarer": 0, "preset": "no-such-preset"})
+    response = client.post(
+        "/api/v1/games",
+        json={"players": ["Anne", "Beth", "Cath", "Dora"], "first_declarer": 0, "preset": "no-such-preset"},
+    )
     assert response.status_code == 422
     assert response.get_json()["path"] == "preset"
 
@@ -159,13 +188,21 @@ def test_one_address_saves_at_most_its_number_of_presets_through_the_api(app, cl
 def test_every_refusal_names_the_token_it_wants_as_json(client, house):
     url = f"/api/v1/presets/{house['id']}"
     assert client.delete(url).get_json() == {
-        "error": "send the preset's edit token as 'Authorization: Bearer <token>'", "path": None}
+        "error": "send the preset's edit token as 'Authorization: Bearer <token>'",
+        "path": None,
+    }
     assert client.delete(url, headers={"Authorization": "Basic " + house["edit_token"]}).status_code == 401
     assert client.delete(url, headers=bearer("wrong")).get_json() == {
-        "error": "this is not the edit token of this preset", "path": None}
+        "error": "this is not the edit token of this preset",
+        "path": None,
+    }
     assert client.get("/api/v1/presets/nosuchpreset").get_json() == {
-        "error": "no preset called 'nosuchpreset'", "path": None}
+        "error": "no preset called 'nosuchpreset'",
+        "path": None,
+    }
     assert client.delete("/api/v1/presets/brader", headers=bearer("x")).get_json() == {
-        "error": "brader is a built-in preset and cannot be changed; POST a copy instead", "path": None}
+        "error": "brader is a built-in preset and cannot be changed; POST a copy instead",
+        "path": None,
+    }
     # The scheme is case-insensitive and spaces around the token do not count.
     assert client.delete(url, headers={"Authorization": f"bearer  {house['edit_token']} "}).status_code == 204

@@ -57,8 +57,9 @@ def test_a_client_that_prefers_json_gets_its_errors_as_json(client):
     assert response.json["path"] is None and response.json["error"]
 
 
-@pytest.mark.parametrize("accept", ["text/html,application/xhtml+xml,*/*;q=0.8", "*/*",
-                                    "application/json;q=0.5, text/html"])
+@pytest.mark.parametrize(
+    "accept", ["text/html,application/xhtml+xml,*/*;q=0.8", "*/*", "application/json;q=0.5, text/html"]
+)
 def test_browsers_and_htmx_get_the_error_page(client, accept):
     response = client.get("/no-such-page", headers={"Accept": accept})
     assert response.status_code == 404

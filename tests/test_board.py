@@ -7,8 +7,8 @@ Expected values come from tests/data/examples/tournament-full.json's ``expected`
 import io
 import json
 import re
-from datetime import datetime, timezone
 import xml.etree.ElementTree as ET
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -18,7 +18,6 @@ from sqlalchemy import event, update
 from scorepad import services
 from scorepad.extensions import db
 from scorepad.models import StoredGame
-from scorepad.views import board
 
 EXAMPLE = json.loads((Path(__file__).parent / "data" / "examples" / "tournament-full.json").read_text())
 ROUNDS = EXAMPLE["game"]["rounds"]
@@ -41,7 +40,7 @@ def change(app, game_id, action, *args):
 
 def shown_totals(html: str) -> list[str]:
     """The four totals of the board's score table footer."""
-    foot = html[html.index("<tfoot>"):html.index("</tfoot>")]
+    foot = html[html.index("<tfoot>") : html.index("</tfoot>")]
     return re.findall(r'<span class="pts[^"]*">([^<]+)</span>', foot)
 
 
@@ -58,7 +57,7 @@ def test_the_board_shows_the_game_read_only(app, client):
     assert "Round 11 of 28" in html
     # Round 11: Marc declares (the example's first declarer is Beth, seat 2; runs of 7).
     assert "Marc declares" in html
-    main = html[html.index("<main"):html.index("</main>")]
+    main = html[html.index("<main") : html.index("</main>")]
     assert "<form" not in main and "<button" not in main
     assert edit not in html
     assert f'hx-get="/b/{view}/live?layout=board&amp;lang=en"' in html
@@ -73,7 +72,7 @@ def test_the_big_screen_layout_puts_the_standings_first(app, client):
     final = EXPECTED["standings"]["final"]
     players = EXAMPLE["game"]["players"]
     order = [players[p] for p in sorted(range(4), key=lambda p: (EXPECTED["standings"]["rank"][p], p))]
-    standings = html[html.index('id="board_standings"'):html.index('id="board_table"')]
+    standings = html[html.index('id="board_standings"') : html.index('id="board_table"')]
     assert [standings.index(name) for name in order] == sorted(standings.index(name) for name in order)
     assert points(max(final)) in standings
     assert f'src="/b/{view}/qr.svg"' in html
@@ -113,13 +112,16 @@ def test_the_live_fragment_answers_304_until_the_game_changes(app, client):
 
     seen = {etag}
     steps = [
-        ("record_round", ROUNDS[3]),          # a save: round 4
-        ("undo_round",),                      # an undo: back to 3 rounds
-        ("replace_round", 2, ROUNDS[1]),      # an edit of round 2, saved again as it was
+        ("record_round", ROUNDS[3]),  # a save: round 4
+        ("undo_round",),  # an undo: back to 3 rounds
+        ("replace_round", 2, ROUNDS[1]),  # an edit of round 2, saved again as it was
     ]
-    expected_running = [EXPECTED["rounds"][3]["result"]["running"], EXPECTED["rounds"][2]["result"]["running"],
-                        EXPECTED["rounds"][2]["result"]["running"]]
-    for (action, *args), running in zip(steps, expected_running):
+    expected_running = [
+        EXPECTED["rounds"][3]["result"]["running"],
+        EXPECTED["rounds"][2]["result"]["running"],
+        EXPECTED["rounds"][2]["result"]["running"],
+    ]
+    for (action, *args), running in zip(steps, expected_running, strict=True):
         previous = etag
         change(app, game_id, action, *args)
         response = client.get(url, headers={"If-None-Match": previous})
@@ -148,8 +150,7 @@ def test_an_edit_changes_the_board(app, client):
 def test_the_etag_depends_on_the_language(app, client):
     _, _, view = start(app, rounds=2)
     english = client.get(f"/b/{view}/live", headers={"Accept-Language": "en"})
-    german = client.get(f"/b/{view}/live", headers={"Accept-Language": "de",
-                                                   "If-None-Match": english.headers["ETag"]})
+    german = client.get(f"/b/{view}/live", headers={"Accept-Language": "de", "If-None-Match": english.headers["ETag"]})
     assert german.status_code == 200
     assert german.headers["ETag"] != english.headers["ETag"]
     assert "Accept-Language" in german.headers["Vary"]
@@ -183,8 +184,11 @@ def test_the_etag_lookup_reads_the_games_updated_at(app):
     with app.app_context():
         before = services.updated_stamp(view)
         assert services.updated_stamp("x" * 32) is None
-        db.session.execute(update(StoredGame).where(StoredGame.id == game_id)
-                           .values(updated_at=datetime(2026, 11, 29, 20, 15, 3, tzinfo=timezone.utc)))
+        db.session.execute(
+            update(StoredGame)
+            .where(StoredGame.id == game_id)
+            .values(updated_at=datetime(2026, 11, 29, 20, 15, 3, tzinfo=UTC))
+        )
         db.session.commit()
         after = services.updated_stamp(view)
     assert before and after != before
@@ -200,8 +204,10 @@ def test_the_page_asks_for_the_fragment_in_its_own_language(app, client):
     german = client.get(f"/b/{view}/live?layout=board&lang=de", headers={"Accept-Language": "en"})
     assert german.status_code == 200 and "Runde 3 von 28" in german.get_data(as_text=True)
     assert "Accept-Language" not in german.headers.get("Vary", "") and "Cookie" not in german.headers.get("Vary", "")
-    again = client.get(f"/b/{view}/live?layout=board&lang=de",
-                       headers={"Accept-Language": "fr", "If-None-Match": german.headers["ETag"]})
+    again = client.get(
+        f"/b/{view}/live?layout=board&lang=de",
+        headers={"Accept-Language": "fr", "If-None-Match": german.headers["ETag"]},
+    )
     assert again.status_code == 304
     english = client.get(f"/b/{view}/live?layout=board&lang=en", headers={"If-None-Match": german.headers["ETag"]})
     assert english.status_code == 200 and "Round 3 of 28" in english.get_data(as_text=True)
@@ -220,8 +226,9 @@ def test_the_qr_code_is_an_svg_of_the_boards_absolute_url(app, client):
         # The same symbol as the QR code of the board's URL written by hand.
         expected = segno.make(f"http://localhost/b/{view}", error="m", micro=False)
         out = io.BytesIO()
-        expected.save(out, kind="svg", scale=4, border=4, dark="#000", light="#fff", xmldecl=False,
-                      title="QR code", unit=None)
+        expected.save(
+            out, kind="svg", scale=4, border=4, dark="#000", light="#fff", xmldecl=False, title="QR code", unit=None
+        )
         assert response.data == out.getvalue()
 
 
@@ -237,8 +244,8 @@ def test_the_share_page_shows_the_board_link_and_never_the_edit_token_in_it(app,
 def test_the_scorers_page_links_the_share_page_the_board_and_the_sheet(app, client):
     _, edit, view = start(app)
     html = client.get(f"/g/{edit}").get_data(as_text=True)
-    share = html[html.index('class="actions share-links'):]
-    share = share[:share.index("</p>")]
+    share = html[html.index('class="actions share-links') :]
+    share = share[: share.index("</p>")]
     assert f'href="/b/share/{edit}"' in share
     assert f'href="/b/{view}"' in share
     assert f'href="/s/{view}"' in share
@@ -247,6 +254,7 @@ def test_the_scorers_page_links_the_share_page_the_board_and_the_sheet(app, clie
 
 
 # -- the view token never writes --------------------------------------------------------
+
 
 def web_writes(view: str) -> list[tuple[str, str, dict]]:
     """Every POST of the web pages, with the view token in the URL."""
@@ -269,9 +277,18 @@ def test_the_view_token_cannot_change_anything_anywhere(app, client):
     assert client.put(f"{api}/2", json=ROUNDS[1], headers=auth).status_code == 403
     assert client.delete(f"{api}/3", headers=auth).status_code == 403
     # The board, the share page and the sheet take no writes at all.
-    for url in (f"/b/{view}", f"/b/{view}/screen", f"/b/{view}/live", f"/b/{view}/qr.svg",
-                f"/b/share/{view}", f"/s/{view}", f"/s/{view}/blank", f"/s/{view}/sheet.pdf",
-                f"/s/{view}/sheet.csv", f"/s/{view}/game.json"):
+    for url in (
+        f"/b/{view}",
+        f"/b/{view}/screen",
+        f"/b/{view}/live",
+        f"/b/{view}/qr.svg",
+        f"/b/share/{view}",
+        f"/s/{view}",
+        f"/s/{view}/blank",
+        f"/s/{view}/sheet.pdf",
+        f"/s/{view}/sheet.csv",
+        f"/s/{view}/game.json",
+    ):
         for method in ("post", "put", "delete"):
             assert getattr(client, method)(url).status_code == 405, (method, url)
     with app.app_context():

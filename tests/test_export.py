@@ -35,6 +35,7 @@ def game_count(app) -> int:
 
 # -- JSON ------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name", ["tournament-full", "brader-32-card", "french-classic", "house-rules"])
 def test_the_json_download_is_the_export_and_imports_back_to_the_same_game(app, client, name):
     data = example(name)
@@ -49,8 +50,9 @@ def test_the_json_download_is_the_export_and_imports_back_to_the_same_game(app, 
     assert exported["standings"]["final"] == data["expected"]["standings"]["final"]
     # Round trip through the home page's import: a new game, new tokens, the same export.
     before = game_count(app)
-    imported = client.post("/games/import", data={"file": (io.BytesIO(response.data), "game.json")},
-                           content_type="multipart/form-data")
+    imported = client.post(
+        "/games/import", data={"file": (io.BytesIO(response.data), "game.json")}, content_type="multipart/form-data"
+    )
     assert imported.status_code == 303
     token = imported.headers["Location"].rsplit("/g/", 1)[1]
     assert token not in (edit, view)
@@ -65,8 +67,12 @@ def test_the_json_download_is_the_export_and_imports_back_to_the_same_game(app, 
 def test_an_imported_unfinished_game_goes_on(app, client):
     data = example("tournament-full")
     partial = {**data["game"], "rounds": data["game"]["rounds"][:10]}
-    response = client.post("/games/import", data={"file": (io.BytesIO(json.dumps(partial).encode()), "g.json")},
-                           content_type="multipart/form-data", follow_redirects=True)
+    response = client.post(
+        "/games/import",
+        data={"file": (io.BytesIO(json.dumps(partial).encode()), "g.json")},
+        content_type="multipart/form-data",
+        follow_redirects=True,
+    )
     assert response.status_code == 200
     assert "Imported: 10 of 28 rounds." in response.get_data(as_text=True)
     with app.app_context():
@@ -78,15 +84,19 @@ def test_an_imported_unfinished_game_goes_on(app, client):
     assert exported["rounds"][10]["result"] == data["expected"]["rounds"][10]["result"]
 
 
-@pytest.mark.parametrize("body, message", [
-    (b"", "The file is empty."),
-    (b"{not json", "This is not valid JSON (line 1, column 2"),
-    (b"\xff\xfe", "The file is not UTF-8 text."),
-    (json.dumps({"game": {}, "expected": {}}).encode(), "game: unknown field of a game document"),
-])
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        (b"", "The file is empty."),
+        (b"{not json", "This is not valid JSON (line 1, column 2"),
+        (b"\xff\xfe", "The file is not UTF-8 text."),
+        (json.dumps({"game": {}, "expected": {}}).encode(), "game: unknown field of a game document"),
+    ],
+)
 def test_a_bad_file_is_refused_with_a_clear_message(app, client, body, message):
-    response = client.post("/games/import", data={"file": (io.BytesIO(body), "g.json")},
-                           content_type="multipart/form-data")
+    response = client.post(
+        "/games/import", data={"file": (io.BytesIO(body), "g.json")}, content_type="multipart/form-data"
+    )
     assert response.status_code == 422
     assert message in response.get_data(as_text=True)
     assert game_count(app) == 0
@@ -96,8 +106,11 @@ def test_a_bad_round_is_refused_naming_its_path(app, client):
     doc = example("tournament-full")["game"]
     doc["rounds"] = json.loads(json.dumps(doc["rounds"][:4]))
     doc["rounds"][3]["outcome"]["tricks"] = [4, 2, 1, 5]  # 12 tricks, a deal has 13
-    response = client.post("/games/import", data={"file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
-                           content_type="multipart/form-data")
+    response = client.post(
+        "/games/import",
+        data={"file": (io.BytesIO(json.dumps(doc).encode()), "g.json")},
+        content_type="multipart/form-data",
+    )
     assert response.status_code == 422
     html = response.get_data(as_text=True)
     assert re.search(r'id="file-error">\s*<li>rounds\[3\]\.outcome\.tricks: ', html)
@@ -118,6 +131,7 @@ def test_the_home_page_offers_the_import(client):
 
 # -- CSV -------------------------------------------------------------------------------------
 
+
 def read_csv(data: bytes) -> tuple[list[dict], list[dict]]:
     """The round lines and the standings lines of the sheet's CSV."""
     assert data.startswith("\ufeff".encode())  # the byte-order mark for Excel
@@ -136,7 +150,7 @@ def test_the_csv_has_every_round_and_the_standings(app, client, name):
     rounds, standings = read_csv(response.data)
     players = data["game"]["players"]
     assert len(rounds) == len(data["expected"]["rounds"])
-    for line, res in zip(rounds, data["expected"]["rounds"]):
+    for line, res in zip(rounds, data["expected"]["rounds"], strict=True):
         assert int(line["round"]) == res["number"]
         assert line["declarer"] == players[res["declarer"]]
         assert line["played"] == ("yes" if res["result"]["played"] else "no")
@@ -150,8 +164,12 @@ def test_the_csv_has_every_round_and_the_standings(app, client, name):
 
 
 def test_the_csv_writes_zeros_and_keeps_names_intact(app, client):
-    doc = {"players": NAMES, "first_declarer": 0, "preset": "tournament",
-           "rounds": [{"contract": "no-king-of-hearts", "doubles": [], "outcome": {"king": 1}}]}
+    doc = {
+        "players": NAMES,
+        "first_declarer": 0,
+        "preset": "tournament",
+        "rounds": [{"contract": "no-king-of-hearts", "doubles": [], "outcome": {"king": 1}}],
+    }
     _, _, view = start(app, doc)
     rounds, standings = read_csv(client.get(f"/s/{view}/sheet.csv").data)
     line = rounds[0]
@@ -166,9 +184,12 @@ def test_the_csv_writes_zeros_and_keeps_names_intact(app, client):
 
 # -- the API's links -------------------------------------------------------------------------
 
+
 def test_the_api_links_the_board_sheet_pdf_csv_and_qr(app, client):
-    response = client.post("/api/v1/games", json={"players": ["Anne", "Beth", "Cath", "Diana"],
-                                                  "first_declarer": 0, "preset": "tournament"})
+    response = client.post(
+        "/api/v1/games",
+        json={"players": ["Anne", "Beth", "Cath", "Diana"], "first_declarer": 0, "preset": "tournament"},
+    )
     assert response.status_code == 201
     body = response.get_json()
     view = body["view_token"]

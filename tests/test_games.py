@@ -70,12 +70,15 @@ def test_the_home_page_lists_games_started_on_this_device(client):
     assert "0 of 28 rounds played" in html
 
 
-@pytest.mark.parametrize(("overrides", "field", "message"), [
-    ({"players-1": "élodie"}, "players-1", "already playing"),
-    ({"players-2": "   "}, "players-2", "the name is empty"),
-    ({"players-3": "M" * 41}, "players-3", "longer than 40 characters"),
-    ({"title": "T" * 81}, "title", "longer than 80 characters"),
-])
+@pytest.mark.parametrize(
+    ("overrides", "field", "message"),
+    [
+        ({"players-1": "élodie"}, "players-1", "already playing"),
+        ({"players-2": "   "}, "players-2", "the name is empty"),
+        ({"players-3": "M" * 41}, "players-3", "longer than 40 characters"),
+        ({"title": "T" * 81}, "title", "longer than 80 characters"),
+    ],
+)
 def test_an_invalid_new_game_is_refused_next_to_the_field(client, overrides, field, message):
     response = client.post("/games/new", data=new_game_form(**overrides))
     assert response.status_code == 422
@@ -106,7 +109,7 @@ def test_the_view_token_is_read_only(app, client):
     _, view = import_game(app, rounds=3)
     html = client.get(f"/g/{view}").get_data(as_text=True)
     assert "Round 4 of 28" in html
-    main = html[html.index("<main"):html.index("</main>")]  # the footer's language switch aside
+    main = html[html.index("<main") : html.index("</main>")]  # the footer's language switch aside
     assert "<form" not in main and "<button" not in main
     assert "data-contract" not in html
     assert "/edit" not in html
@@ -121,7 +124,9 @@ def test_the_table_shows_round_and_running_totals(app, client):
     html = client.get(f"/g/{edit}").get_data(as_text=True)
     for number in (1, 2):
         row = re.search(rf'<tr id="round-{number}".*?</tr>', html, re.S).group(0)
-        running = [int(v.replace("−", "-")) for v in re.findall(r'class="running"><span class="pts[^"]*">([^<]+)<', row)]
+        running = [
+            int(v.replace("−", "-")) for v in re.findall(r'class="running"><span class="pts[^"]*">([^<]+)<', row)
+        ]
         assert running == EXPECTED_RUNNING[number - 1]
     assert "Beth declares" in html  # the run's group header
 
@@ -145,8 +150,15 @@ def test_a_complete_game_shows_the_final_ranks(app, client):
     html = client.get(f"/g/{edit}").get_data(as_text=True)
     standings = EXAMPLE["expected"]["standings"]
     final = re.search(r'<section id="final".*?</section>', html, re.S).group(0)
-    shown = re.findall(r'<span class="rank-no">(\d)\.</span> ([^<]+)</span>\s*<span class="score"><span class="pts[^"]*">([^<]+)<', final)
+    shown = re.findall(
+        r'<span class="rank-no">(\d)\.</span> ([^<]+)</span>\s*<span class="score"><span class="pts[^"]*">([^<]+)<',
+        final,
+    )
     assert [(int(rank), name, int(points.replace("−", "-"))) for rank, name, points in shown] == [
-        (1, "Beth", 132), (2, "Anne", 56), (3, "Marc", 46), (4, "Élodie", -234)]
+        (1, "Beth", 132),
+        (2, "Anne", 56),
+        (3, "Marc", 46),
+        (4, "Élodie", -234),
+    ]
     assert [standings["rank"][PLAYERS.index(name)] for _, name, _ in shown] == [1, 2, 3, 4]
     assert "round-form" not in html and "data-contract" not in html

@@ -37,8 +37,9 @@ def form_of(rnd: dict, **extra) -> dict:
 
 def stored_rounds(app, game_id: int) -> list[tuple[int, str, str | None]]:
     with app.app_context():
-        rows = db.session.scalars(select(StoredRound).where(StoredRound.game_id == game_id)
-                                  .order_by(StoredRound.number))
+        rows = db.session.scalars(
+            select(StoredRound).where(StoredRound.game_id == game_id).order_by(StoredRound.number)
+        )
         return [(r.number, r.contract, r.client_key) for r in rows]
 
 
@@ -47,6 +48,7 @@ def auth(token: str) -> dict:
 
 
 # -- the scorer's form ------------------------------------------------------------------------
+
 
 def test_a_form_save_repeated_with_its_key_is_stored_once(app, client):
     game_id, edit = import_game(app)
@@ -103,7 +105,7 @@ def test_the_outbox_resend_gets_plain_answers_it_can_read(app, client):
     other = client.post(f"/g/{edit}/rounds", data=form_of(ROUNDS[0], number="1", client_key="other-phone-key"))
     html = other.get_data(as_text=True)
     assert other.status_code == 409
-    live = html[html.index('<div id="game_live">') + len('<div id="game_live">'):].lstrip()
+    live = html[html.index('<div id="game_live">') + len('<div id="game_live">') :].lstrip()
     refusal = re.match(r'<p [^>]*data-refusal="[a-z]+"[^>]*>([^<]*)</p>', live)
     assert refusal and "another phone saved round 1 first" in refusal.group(1)
     assert 'id="round-1"' in html  # the game as the server has it
@@ -136,6 +138,7 @@ def test_the_form_offers_the_key_field_for_the_phone_to_fill(app, client):
 
 # -- the API ----------------------------------------------------------------------------------
 
+
 def test_an_api_repeat_with_the_same_key_returns_the_stored_round(app, client):
     game_id, edit = import_game(app)
     headers = {**auth(edit), "Idempotency-Key": KEY}
@@ -165,9 +168,12 @@ def test_an_api_repeat_is_answered_even_with_a_body_that_would_now_be_refused(ap
 def test_an_api_key_used_in_another_game_is_a_conflict(app, client):
     first_id, first_edit = import_game(app)
     second_id, second_edit = import_game(app)
-    client.post(f"/api/v1/games/{first_id}/rounds", json=ROUNDS[0], headers={**auth(first_edit), "Idempotency-Key": KEY})
-    response = client.post(f"/api/v1/games/{second_id}/rounds", json=ROUNDS[0],
-                           headers={**auth(second_edit), "Idempotency-Key": KEY})
+    client.post(
+        f"/api/v1/games/{first_id}/rounds", json=ROUNDS[0], headers={**auth(first_edit), "Idempotency-Key": KEY}
+    )
+    response = client.post(
+        f"/api/v1/games/{second_id}/rounds", json=ROUNDS[0], headers={**auth(second_edit), "Idempotency-Key": KEY}
+    )
     assert response.status_code == 409
     assert "another game" in response.json["error"]
     assert stored_rounds(app, second_id) == []
@@ -175,8 +181,9 @@ def test_an_api_key_used_in_another_game_is_a_conflict(app, client):
 
 def test_an_api_malformed_key_is_a_422_naming_the_header(app, client):
     game_id, edit = import_game(app)
-    response = client.post(f"/api/v1/games/{game_id}/rounds", json=ROUNDS[0],
-                           headers={**auth(edit), "Idempotency-Key": "not a key!"})
+    response = client.post(
+        f"/api/v1/games/{game_id}/rounds", json=ROUNDS[0], headers={**auth(edit), "Idempotency-Key": "not a key!"}
+    )
     assert response.status_code == 422
     assert response.json["path"] == "Idempotency-Key"
     assert stored_rounds(app, game_id) == []
@@ -187,7 +194,9 @@ def test_the_view_token_cannot_use_a_key_to_read_back_a_round(app, client):
     with app.app_context():
         view = db.session.scalar(select(services.StoredGame.view_token).where(services.StoredGame.id == game_id))
     client.post(f"/api/v1/games/{game_id}/rounds", json=ROUNDS[0], headers={**auth(edit), "Idempotency-Key": KEY})
-    response = client.post(f"/api/v1/games/{game_id}/rounds", json=ROUNDS[0], headers={**auth(view), "Idempotency-Key": KEY})
+    response = client.post(
+        f"/api/v1/games/{game_id}/rounds", json=ROUNDS[0], headers={**auth(view), "Idempotency-Key": KEY}
+    )
     assert response.status_code == 403
 
 

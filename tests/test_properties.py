@@ -38,14 +38,25 @@ def contract_total(values: dict, deck: int) -> int:
     if cid == "ravage-city":
         return values["penalty"]
     assert cid == "salade"
-    return (values["per_trick"] * n + values["per_queen"] * 4 + values["penultimate"] + values["last"]
-            + values["per_heart"] * (n - 1) + values["ace"] + values["king"])
+    return (
+        values["per_trick"] * n
+        + values["per_queen"] * 4
+        + values["penultimate"]
+        + values["last"]
+        + values["per_heart"] * (n - 1)
+        + values["ace"]
+        + values["king"]
+    )
 
 
 def counts(total: int):
     """Four non-negative whole numbers adding up to ``total``."""
-    return st.lists(st.integers(0, total), min_size=3, max_size=3).map(sorted).map(
-        lambda cuts: [cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], total - cuts[2]]).flatmap(st.permutations)
+    return (
+        st.lists(st.integers(0, total), min_size=3, max_size=3)
+        .map(sorted)
+        .map(lambda cuts: [cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], total - cuts[2]])
+        .flatmap(st.permutations)
+    )
 
 
 @st.composite
@@ -69,8 +80,15 @@ def outcomes(draw, contract: str, deck: int) -> dict:
     if contract == "no-hearts":
         return {"hearts": hearts, "ace": ace}
     assert contract == "salade"
-    return {"tricks": draw(counts(n)), "queens": draw(counts(4)), "hearts": hearts, "ace": ace,
-            "king": draw(seat), "penultimate": draw(seat), "last": draw(seat)}
+    return {
+        "tricks": draw(counts(n)),
+        "queens": draw(counts(4)),
+        "hearts": hearts,
+        "ace": ace,
+        "king": draw(seat),
+        "penultimate": draw(seat),
+        "last": draw(seat),
+    }
 
 
 @st.composite
@@ -79,8 +97,12 @@ def games(draw) -> dict:
     declarer, legal doubles only (the engine's own refusal() per grid cell), any outcome."""
     preset = BUILTIN[draw(st.sampled_from(PRESETS))]
     first = draw(st.integers(0, 3))
-    doc = {"players": ["Anne", "Beth", "Cath", "Diana"], "first_declarer": first,
-           "preset": preset_to_dict(preset), "rounds": []}
+    doc = {
+        "players": ["Anne", "Beth", "Cath", "Diana"],
+        "first_declarer": first,
+        "preset": preset_to_dict(preset),
+        "rounds": [],
+    }
     game = parse_game(doc)
     for index in range(draw(st.integers(0, preset.round_count))):
         declarer = declarer_of(preset, first, index)
@@ -90,8 +112,12 @@ def games(draw) -> dict:
         positive = contract in POSITIVE
         doubles: list[list[int]] = []
         if preset.doubling.enabled:
-            doubles = [[a, b] for a in SEATS for b in SEATS
-                       if refusal(a, b, declarer, positive, preset.doubling) is None and draw(st.booleans())]
+            doubles = [
+                [a, b]
+                for a in SEATS
+                for b in SEATS
+                if refusal(a, b, declarer, positive, preset.doubling) is None and draw(st.booleans())
+            ]
             # A redouble needs the double it answers.
             doubles = [[a, b] for a, b in doubles if a != declarer or [b, a] in doubles]
         rnd: dict = {"contract": contract, "doubles": doubles}
@@ -121,7 +147,7 @@ def test_doubles_settlement_sums_to_zero(doc):
 def test_raw_scores_add_up_to_the_contract_total(doc):
     values = {c["id"]: c for c in doc["preset"]["contracts"]}
     deck = doc["preset"]["deck"]
-    for rnd, result in zip(doc["rounds"], score(parse_game(doc)).rounds):
+    for rnd, result in zip(doc["rounds"], score(parse_game(doc)).rounds, strict=True):
         assert sum(result.raw) == contract_total(values[rnd["contract"]], deck)
         assert sum(result.total) == sum(result.raw)  # the doubles only move points
 
@@ -131,7 +157,7 @@ def test_raw_scores_add_up_to_the_contract_total(doc):
 def test_settlement_is_antisymmetric_pair_by_pair(doc):
     """What a gains from b is what b loses to a, and swapping the two raw scores turns it round."""
     game = parse_game(doc)
-    for index, (rnd, result) in enumerate(zip(game.rounds, score(game).rounds)):
+    for index, (rnd, result) in enumerate(zip(game.rounds, score(game).rounds, strict=True)):
         declarer = seats_of(game.preset, game.first_declarer, index, rnd.contract).declarer
         pairs = pair_settlements(result.raw, rnd.doubles, declarer, game.preset.doubling)
         net = [0, 0, 0, 0]
@@ -140,7 +166,10 @@ def test_settlement_is_antisymmetric_pair_by_pair(doc):
             net[pair.b] -= pair.amount
             swapped = list(result.raw)
             swapped[pair.a], swapped[pair.b] = swapped[pair.b], swapped[pair.a]
-            again = {(p.a, p.b): p.amount for p in pair_settlements(tuple(swapped), rnd.doubles, declarer, game.preset.doubling)}
+            again = {
+                (p.a, p.b): p.amount
+                for p in pair_settlements(tuple(swapped), rnd.doubles, declarer, game.preset.doubling)
+            }
             assert again[(pair.a, pair.b)] == -pair.amount
         assert tuple(net) == settle(result.raw, rnd.doubles, declarer, game.preset.doubling)
         if result.played:
@@ -155,8 +184,11 @@ def test_replaying_the_export_gives_the_same_result(doc):
 
 
 @settings(max_examples=300, deadline=None)
-@given(raw=st.tuples(*[st.integers(-200, 200)] * 4), double=st.tuples(st.integers(0, 3), st.integers(0, 3)),
-       mutual=st.booleans())
+@given(
+    raw=st.tuples(*[st.integers(-200, 200)] * 4),
+    double=st.tuples(st.integers(0, 3), st.integers(0, 3)),
+    mutual=st.booleans(),
+)
 def test_one_pair_moves_the_multiplied_difference(raw, double, mutual):
     """barbu-rules.md: a single double moves the raw difference, double + redouble twice it."""
     a, b = double

@@ -96,7 +96,7 @@ def test_static_files_go_out_minified_and_compressed(client):
     assert "Accept-Encoding" in response.headers["Vary"]
     source = Path(client.application.static_folder, "js/app.js").read_bytes()
     sent = brotli.decompress(response.data)
-    assert b"// " not in sent[len(sent) - len(source):]  # app.js, the end of the bundle: comments gone
+    assert b"// " not in sent[len(sent) - len(source) :]  # app.js, the end of the bundle: comments gone
     assert b"htmx:load" in sent and b"serviceWorker.register" in sent
     plain = client.get(js, headers={"Accept-Encoding": "identity"})
     assert "Content-Encoding" not in plain.headers and plain.data == sent
@@ -141,9 +141,16 @@ def test_the_game_page_loads_its_css_and_js_as_one_file_each(app, client):
     # the offline modules, entry.js; app.css first, then entry.css.
     htmx = Path(app.static_folder, "vendor/htmx-2.0.11.min.js").read_bytes().strip()
     assert sent[js].startswith(htmx)
-    marks = [sent[js].index(m, len(htmx)) for m in
-             (b'addEventListener("htmx:load"', b"serviceWorker.register", b"scorepadOffline={}", b"htmx:beforeRequest",
-              b'classList.add("js")')]
+    marks = [
+        sent[js].index(m, len(htmx))
+        for m in (
+            b'addEventListener("htmx:load"',
+            b"serviceWorker.register",
+            b"scorepadOffline={}",
+            b"htmx:beforeRequest",
+            b'classList.add("js")',
+        )
+    ]
     assert marks == sorted(marks)
     assert sent[css].index(b".site-header") < sent[css].index(b".last-round")
     assert client.get("/static/gen/nothing.js").status_code == 404

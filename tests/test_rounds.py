@@ -108,7 +108,7 @@ def test_tricks_that_do_not_add_up_are_refused_next_to_the_tricks(app, client):
     html = response.get_data(as_text=True)
     assert "the tricks add up to 12, a deal has 13" in group_error(html, "tricks")
     assert 'value="5"' in html  # the scorer's input is kept
-    assert "<tr id=\"round-1\"" not in html
+    assert '<tr id="round-1"' not in html
 
 
 def test_an_empty_count_is_named_before_the_engine_is_asked(app, client):
@@ -142,7 +142,7 @@ def test_a_contract_already_declared_is_refused(app, client):
     assert response.status_code == 422
     html = response.get_data(as_text=True)
     assert "already declared" in html
-    assert "<tr id=\"round-2\"" not in html
+    assert '<tr id="round-2"' not in html
 
 
 def test_the_view_token_cannot_change_anything(app, client):
@@ -232,8 +232,14 @@ def test_the_preview_settles_the_worked_example_of_the_rules(app, client):
     # barbu-rules.md, "Doubles": Anne declares No Queens; Anne -6, Beth 0, Cath -6, Diana -12.
     # Beth doubled all three, Cath doubled Anne, Anne redoubled Cath.
     edit = new_game(app, WORKED)
-    data = {"contract": "no-queens", "queens-0": "1", "queens-1": "0", "queens-2": "1", "queens-3": "2",
-            "doubles": ["1-0", "1-2", "1-3", "2-0", "0-2"]}
+    data = {
+        "contract": "no-queens",
+        "queens-0": "1",
+        "queens-1": "0",
+        "queens-2": "1",
+        "queens-3": "2",
+        "doubles": ["1-0", "1-2", "1-3", "2-0", "0-2"],
+    }
     response = client.post(f"/g/{edit}/rounds/preview", data=data, headers={"HX-Request": "true"})
     assert response.status_code == 200
     text = text_of(response.get_data(as_text=True))
@@ -264,8 +270,9 @@ def test_the_preview_says_what_is_wrong_or_still_missing(app, client):
     data = {"contract": "no-tricks", "tricks-0": "4", "tricks-1": "2", "tricks-2": "1", "tricks-3": "5"}
     html = client.post(f"/g/{edit}/rounds/preview", data=data, headers={"HX-Request": "true"}).get_data(as_text=True)
     assert "the tricks add up to 12, a deal has 13" in html
-    html = client.post(f"/g/{edit}/rounds/preview", data={"contract": "no-tricks", "tricks-0": "4"},
-                       headers={"HX-Request": "true"}).get_data(as_text=True)
+    html = client.post(
+        f"/g/{edit}/rounds/preview", data={"contract": "no-tricks", "tricks-0": "4"}, headers={"HX-Request": "true"}
+    ).get_data(as_text=True)
     assert "enter the outcome to see what each player scores" in html
 
 
@@ -280,10 +287,13 @@ def test_the_fourth_player_out_in_domino_is_implied(app, client):
     assert running(page, 1) == [20, -5, 45, 5]
 
 
-@pytest.mark.parametrize(("data", "message"), [
-    ({"order-0": "2", "order-2": "3"}, "Choose who went out second."),
-    ({"order-0": "2", "order-1": "2", "order-2": "3"}, "Cath is chosen for two places"),
-])
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"order-0": "2", "order-2": "3"}, "Choose who went out second."),
+        ({"order-0": "2", "order-1": "2", "order-2": "3"}, "Cath is chosen for two places"),
+    ],
+)
 def test_a_domino_order_with_a_gap_or_a_player_twice_is_refused(app, client, data, message):
     edit = new_game(app, WORKED)
     response = client.post(f"/g/{edit}/rounds", data={"contract": "domino", **data})
@@ -298,8 +308,9 @@ def test_with_a_fixed_order_the_form_comes_straight_up(app, client):
     # Round 6 of the fixed order is Salade: nothing to choose, so no contract buttons.
     assert '<input type="hidden" name="contract" value="salade">' in html
     assert "data-contract=" not in html and "Change contract" not in html
-    response = client.post(f"/g/{edit}/rounds", data=form_of({"contract": "no-tricks", "doubles": [],
-                                                                 "outcome": {"tricks": [4, 3, 3, 3]}}))
+    response = client.post(
+        f"/g/{edit}/rounds", data=form_of({"contract": "no-tricks", "doubles": [], "outcome": {"tricks": [4, 3, 3, 3]}})
+    )
     assert response.status_code == 422
 
 
@@ -336,8 +347,11 @@ def test_the_schedule_shows_who_declared_what(app, client):
     html = client.get(f"/g/{edit}").get_data(as_text=True)
     schedule = re.search(r'<section id="schedule".*?</section>', html, re.S).group(0)
     rows = dict(re.findall(r'<th scope="row">([^<]+)</th>(.*?)</tr>', schedule, re.S))
+
     # Beth (seat 2) declared rounds 1-7; Marc (seat 3) declared No Last Two in round 8.
-    cells = lambda row: [re.sub(r"<[^>]+>|still to come", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+    def cells(row):
+        return [re.sub(r"<[^>]+>|still to come", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+
     assert cells(rows["Last two"]) == ["", "", "1", "8"]
     assert cells(rows["Domino"]) == ["", "", "7", ""]
 
@@ -364,6 +378,7 @@ def test_the_next_form_after_a_save_starts_empty(app, client):
 
 # -- refusals a script can read (issue 10, contracts.md §1) ----------------------------------
 
+
 def test_a_refused_field_carries_the_invalid_refusal_code(app, client):
     edit, _ = import_game(app)
     data = {"contract": "no-tricks", "tricks-0": "4", "tricks-1": "2", "tricks-2": "1", "tricks-3": "5"}
@@ -377,8 +392,10 @@ def test_a_conflict_flash_carries_the_conflict_refusal_code(app, client):
     edit, _ = import_game(app, rounds=28)
     response = client.post(f"/g/{edit}/rounds", data=form_of(ROUNDS[0]), headers={"HX-Request": "true"})
     assert response.status_code == 409
-    flash = re.search(r'<p class="flash flash-error" role="alert" data-refusal="([a-z]+)">([^<]+)</p>',
-                      response.get_data(as_text=True))
+    flash = re.search(
+        r'<p class="flash flash-error" role="alert" data-refusal="([a-z]+)">([^<]+)</p>',
+        response.get_data(as_text=True),
+    )
     assert flash and flash.group(1) == "conflict"
     assert "complete" in flash.group(2)
 
@@ -394,8 +411,10 @@ def test_a_contract_already_declared_is_an_invalid_refusal(app, client):
     edit, _ = import_game(app, rounds=1)
     response = client.post(f"/g/{edit}/rounds", data=form_of(ROUNDS[0]))
     assert response.status_code == 422
-    assert re.search(r'<p class="flash flash-error" role="alert" data-refusal="invalid">[^<]*already declared',
-                     response.get_data(as_text=True))
+    assert re.search(
+        r'<p class="flash flash-error" role="alert" data-refusal="invalid">[^<]*already declared',
+        response.get_data(as_text=True),
+    )
 
 
 def test_the_preview_waits_for_a_missing_part_without_an_error(app, client):
@@ -407,6 +426,7 @@ def test_the_preview_waits_for_a_missing_part_without_an_error(app, client):
 
 
 # -- the family shortcut's cells come from the engine ----------------------------------------
+
 
 def test_each_family_button_names_both_neighbours_cells(app, client):
     edit, _ = import_game(app)  # Beth (seat 2) declares round 1

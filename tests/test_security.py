@@ -19,7 +19,12 @@ from scorepad.extensions import db
 from scorepad.models import StoredGame, StoredPreset, utcnow
 
 EXAMPLE = json.loads((Path(__file__).parent / "data" / "examples" / "tournament-full.json").read_text())
-NASTY = ["<script>alert(1)</script>", '"><img src=x onerror=alert(2)>', "O'Brien & <b>Co</b>", "</textarea><svg/onload=x>"]
+NASTY = [
+    "<script>alert(1)</script>",
+    '"><img src=x onerror=alert(2)>',
+    "O'Brien & <b>Co</b>",
+    "</textarea><svg/onload=x>",
+]
 NASTY_TITLE = "<script>alert('title')</script>"
 
 
@@ -37,6 +42,7 @@ def start(client, rounds=0, players=None, title=None):
 
 
 # -- headers -------------------------------------------------------------------------------
+
 
 def test_every_page_sends_the_security_headers(client):
     _, edit, view = start(client, rounds=2)
@@ -65,6 +71,7 @@ def test_templates_have_no_inline_script_or_style():
 
 
 # -- the session cookie ----------------------------------------------------------------------
+
 
 def session_cookie(response) -> str:
     cookies = [c for c in response.headers.getlist("Set-Cookie") if c.startswith("session=")]
@@ -97,12 +104,12 @@ def test_without_trusted_proxies_a_forwarded_proto_is_ignored(client):
 
 # -- CSRF ----------------------------------------------------------------------------------
 
+
 def test_every_form_post_without_a_csrf_token_is_refused(app):
     app.config["WTF_CSRF_ENABLED"] = True
     client = app.test_client()
     _, edit, _ = start(client, rounds=3)
-    posts = [rule for rule in app.url_map.iter_rules()
-             if "POST" in rule.methods and not rule.rule.startswith("/api/")]
+    posts = [rule for rule in app.url_map.iter_rules() if "POST" in rule.methods and not rule.rule.startswith("/api/")]
     assert len(posts) >= 5
     for rule in posts:
         values = {"token": edit, "number": 3, "preset_id": "tournament"}
@@ -122,13 +129,22 @@ def test_the_api_needs_no_csrf_token_but_a_bearer_token(app):
     game_id, edit, view = start(client)
     rnd = EXAMPLE["game"]["rounds"][0]
     assert client.post(f"/api/v1/games/{game_id}/rounds", json=rnd).status_code == 401
-    assert client.post(f"/api/v1/games/{game_id}/rounds", json=rnd,
-                       headers={"Authorization": f"Bearer {view}"}).status_code == 403
-    assert client.post(f"/api/v1/games/{game_id}/rounds", json=rnd,
-                       headers={"Authorization": f"Bearer {edit}"}).status_code == 201
+    assert (
+        client.post(
+            f"/api/v1/games/{game_id}/rounds", json=rnd, headers={"Authorization": f"Bearer {view}"}
+        ).status_code
+        == 403
+    )
+    assert (
+        client.post(
+            f"/api/v1/games/{game_id}/rounds", json=rnd, headers={"Authorization": f"Bearer {edit}"}
+        ).status_code
+        == 201
+    )
 
 
 # -- tokens ----------------------------------------------------------------------------------
+
 
 def test_tokens_carry_at_least_128_random_bits(app):
     tokens = {services.new_token() for _ in range(200)}
@@ -163,8 +179,15 @@ def test_pages_look_games_up_by_the_tokens_digest_never_the_token(app, client):
     listener = lambda conn, cursor, statement, params, *rest: parameters.append(repr(params))  # noqa: E731
     sa.event.listen(engine, "before_cursor_execute", listener)
     try:
-        for url in (f"/g/{edit}", f"/b/{view}", f"/b/{view}/live", f"/b/{edit}/qr.svg", f"/b/share/{edit}",
-                    f"/s/{view}", f"/s/{view}/sheet.csv"):
+        for url in (
+            f"/g/{edit}",
+            f"/b/{view}",
+            f"/b/{view}/live",
+            f"/b/{edit}/qr.svg",
+            f"/b/share/{edit}",
+            f"/s/{view}",
+            f"/s/{view}/sheet.csv",
+        ):
             assert client.get(url).status_code == 200, url
     finally:
         sa.event.remove(engine, "before_cursor_execute", listener)
@@ -185,7 +208,10 @@ def test_redaction_takes_tokens_out_of_request_lines():
     line = f'127.0.0.1 - - [29/Nov/2026 14:20:19] "GET /g/{token}/rounds/3 HTTP/1.1" 200 -'
     assert token not in security.redact(line)
     assert "/g/…/rounds/3" in security.redact(line)
-    assert security.redact('"GET /static/vendor/htmx-2.0.11.min.js HTTP/1.1"') == '"GET /static/vendor/htmx-2.0.11.min.js HTTP/1.1"'
+    assert (
+        security.redact('"GET /static/vendor/htmx-2.0.11.min.js HTTP/1.1"')
+        == '"GET /static/vendor/htmx-2.0.11.min.js HTTP/1.1"'
+    )
 
 
 @pytest.fixture
@@ -220,11 +246,21 @@ def test_app_error_log_never_shows_the_token(app, caplog, loggers_on):
 
 # -- markup in names and titles ---------------------------------------------------------------
 
+
 def test_markup_in_names_and_title_is_escaped_on_every_page(client):
     game_id, edit, view = start(client, rounds=3, players=NASTY, title=NASTY_TITLE)
-    pages = [f"/g/{edit}", f"/g/{view}", f"/g/{edit}/rounds/new?contract=domino", f"/g/{edit}/rounds/new?contract=trumps",
-             f"/g/{edit}/rounds/1", f"/g/{edit}/rounds/2/edit", f"/b/{view}", f"/b/{view}/screen",
-             f"/s/{view}", "/"]
+    pages = [
+        f"/g/{edit}",
+        f"/g/{view}",
+        f"/g/{edit}/rounds/new?contract=domino",
+        f"/g/{edit}/rounds/new?contract=trumps",
+        f"/g/{edit}/rounds/1",
+        f"/g/{edit}/rounds/2/edit",
+        f"/b/{view}",
+        f"/b/{view}/screen",
+        f"/s/{view}",
+        "/",
+    ]
     for path in pages:
         response = client.get(path)
         assert response.status_code == 200, path
@@ -245,8 +281,15 @@ def test_markup_in_names_comes_back_verbatim_as_json_from_the_api(client):
 
 
 def test_markup_in_a_new_game_form_is_escaped_when_it_is_refused(client):
-    form = {"title": NASTY_TITLE, "first_declarer": "0", "preset": "tournament",
-            "players-0": NASTY[0], "players-1": NASTY[1], "players-2": NASTY[0], "players-3": NASTY[3]}
+    form = {
+        "title": NASTY_TITLE,
+        "first_declarer": "0",
+        "preset": "tournament",
+        "players-0": NASTY[0],
+        "players-1": NASTY[1],
+        "players-2": NASTY[0],
+        "players-3": NASTY[3],
+    }
     response = client.post("/games/new", data=form)  # two equal names: refused
     assert response.status_code == 422
     html = response.get_data(as_text=True)
@@ -255,6 +298,7 @@ def test_markup_in_a_new_game_form_is_escaped_when_it_is_refused(client):
 
 # -- limits ----------------------------------------------------------------------------------
 
+
 def test_a_body_over_the_size_limit_is_refused_with_413(client):
     big = {**EXAMPLE["game"], "title": "x" * (300 * 1024)}
     response = client.post("/api/v1/games", json=big)
@@ -262,8 +306,12 @@ def test_a_body_over_the_size_limit_is_refused_with_413(client):
     assert response.get_json()["error"]
 
 
-NEW_GAME_FORM = {"title": "", "first_declarer": "0", "preset": "tournament",
-                 **{f"players-{seat}": name for seat, name in enumerate(EXAMPLE["game"]["players"])}}
+NEW_GAME_FORM = {
+    "title": "",
+    "first_declarer": "0",
+    "preset": "tournament",
+    **{f"players-{seat}": name for seat, name in enumerate(EXAMPLE["game"]["players"])},
+}
 PRESET_OBJECT = {"name": "Thursday club", "contracts": [{"id": "no-tricks", "per_trick": -2}]}
 
 
@@ -289,8 +337,7 @@ def test_every_way_to_store_a_game_or_preset_is_limited(app, kind, url, argument
     app.config["MAX_PRESETS_PER_ADDRESS"] = 0  # ... and save no preset
     response = app.test_client().post(url, **arguments())
     assert response.status_code == 429
-    expected = ("0 games were started from this network" if kind == "game"
-                else "0 presets were saved from this network")
+    expected = "0 games were started from this network" if kind == "game" else "0 presets were saved from this network"
     assert expected in html_lib.unescape(response.get_data(as_text=True))
     with app.app_context():
         assert db.session.query(StoredGame).count() == 0
@@ -314,8 +361,12 @@ def test_the_game_limit_counts_only_posts(app):
 def test_one_device_cannot_start_more_than_its_games(app):
     app.config["MAX_GAMES_PER_DEVICE"] = 3
     client = app.test_client()
-    form = {"title": "", "first_declarer": "0", "preset": "tournament",
-            **{f"players-{seat}": name for seat, name in enumerate(EXAMPLE["game"]["players"])}}
+    form = {
+        "title": "",
+        "first_declarer": "0",
+        "preset": "tournament",
+        **{f"players-{seat}": name for seat, name in enumerate(EXAMPLE["game"]["players"])},
+    }
     for _ in range(3):
         assert client.post("/games/new", data=form).status_code == 303
     response = client.post("/games/new", data=form)
@@ -387,8 +438,9 @@ def test_static_files_keep_nosniff_but_not_the_document_headers(client):
 
 def test_a_nul_character_is_refused_before_it_reaches_the_database(client):
     # PostgreSQL text cannot hold U+0000: found by fuzzing POST /api/v1/games with "preset": "\u0000".
-    response = client.post("/api/v1/games", json={"players": ["A", "B", "C", "D"], "first_declarer": 0,
-                                                  "preset": "\u0000"})
+    response = client.post(
+        "/api/v1/games", json={"players": ["A", "B", "C", "D"], "first_declarer": 0, "preset": "\u0000"}
+    )
     assert response.status_code == 422
     assert "NUL" in response.json["error"]
     assert client.post("/games/new", data={"title": "x\x00"}).status_code == 422

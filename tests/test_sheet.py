@@ -58,7 +58,7 @@ def test_the_sheet_shows_every_round_raw_and_settled_with_the_final_totals(app, 
         for p in range(4):
             assert text(line[3 + 3 * p + 1]) == points(res["result"]["raw"][p])
             assert text(line[3 + 3 * p + 2]) == points(res["result"]["total"][p])
-    foot = html[html.index("<tfoot>"):html.index("</tfoot>")]
+    foot = html[html.index("<tfoot>") : html.index("</tfoot>")]
     total = re.search(r'<tr class="tot">(.*?)</tr>', foot, re.S).group(1)
     assert [text(c) for c in cells(total)] == [points(v) for v in data["expected"]["standings"]["final"]]
     rank = re.search(r'<tr class="rank">(.*?)</tr>', foot, re.S).group(1)
@@ -94,7 +94,7 @@ def test_each_run_has_a_subtotal_whose_check_sum_is_the_run_total(app, client):
     for run, sub in enumerate(subs):
         assert f"Σ {points(run_total)} = {points(run_total)} ✓" in text(sub)
         last = rounds[8 * run + 7]["result"]["running"]
-        run_sums = [sum(r["result"]["total"][p] for r in rounds[8 * run:8 * run + 8]) for p in range(4)]
+        run_sums = [sum(r["result"]["total"][p] for r in rounds[8 * run : 8 * run + 8]) for p in range(4)]
         values = [text(c) for c in cells(sub)]
         assert values[1::3] == [points(v) for v in run_sums]
         assert values[2::3] == [points(v) for v in last]
@@ -115,14 +115,20 @@ def test_the_header_names_the_preset_its_values_players_place_and_date(app, clie
     data = example("tournament-full")
     _, view = start(app, {**data["game"], "title": "Thursday, table 2"})
     html = client.get(f"/s/{view}?place=Caf%C3%A9+Anatole&date=2026-03-05").get_data(as_text=True)
-    head = text(html[html.index('<header class="sheet-head">'):html.index("</header>", html.index('<header class="sheet-head">'))])
+    head = text(
+        html[
+            html.index('<header class="sheet-head">') : html.index(
+                "</header>", html.index('<header class="sheet-head">')
+            )
+        ]
+    )
     assert "Thursday, table 2" in head
     assert "Date: March 5, 2026" in head and "Place: Café Anatole" in head  # the language's long date
     assert "Tournament Barbu" in head
     assert "No Hearts −2 per heart, ♥A −6" in head and "Domino +45 / +20 / +5 / −5" in head
     assert "A Élodie" in head and "D Marc" in head
     assert "Beth (declares first)" in head
-    foot = html[html.index('<footer class="sheet-foot">'):]
+    foot = html[html.index('<footer class="sheet-foot">') :]
     assert "Quota: 2 doubles on each declarer" in text(foot)
     assert foot.count('class="sig"') == 4
 
@@ -156,7 +162,7 @@ def test_a_blank_sheet_has_the_schedule_and_no_scores(app, client):
         values = [text(c) for c in cells(line)]
         assert declarer in values[1]
         assert values[2:] == [""] * 13
-    assert "Σ = 0" in text(html[html.index("<tfoot>"):])
+    assert "Σ = 0" in text(html[html.index("<tfoot>") :])
 
 
 def test_a_blank_sheet_of_a_fixed_order_lists_the_contracts(app, client):
@@ -173,8 +179,13 @@ def test_a_blank_sheet_of_a_fixed_order_moving_every_round_gives_each_declarer_t
     # first round (No Tricks), rounds 5-8 their second (No Hearts): the order the engine
     # accepts when the rounds are recorded.
     game = example("french-classic")["game"]
-    preset = {"id": "french-round", "chooser": "fixed", "rotation": "round", "doubling": {"enabled": False},
-              "contracts": [{"id": "no-tricks", "per_trick": -2}, {"id": "no-hearts", "per_heart": -2, "ace": -6}]}
+    preset = {
+        "id": "french-round",
+        "chooser": "fixed",
+        "rotation": "round",
+        "doubling": {"enabled": False},
+        "contracts": [{"id": "no-tricks", "per_trick": -2}, {"id": "no-hearts", "per_heart": -2, "ace": -6}],
+    }
     _, view = start(app, {**game, "preset": preset, "rounds": []})
     html = client.get(f"/s/{view}/blank").get_data(as_text=True)
     rows = re.findall(r'<tr class="rnd[^"]*">(.*?)</tr>', html, re.S)

@@ -36,7 +36,14 @@ def standings_part(game: Game, scores: Scores) -> dict[str, Any]:
         declarer = upcoming.seats.declarer
         quota = quota_counts(game.preset.doubling, standings.quota_given[declarer], declarer)
     return {
-        "game": game, "players": game.players, "preset": game.preset, "scores": scores,
-        "standings": standings, "upcoming": upcoming, "rows": list(zip(game.rounds, scores.rounds)),
-        "ranking": ranking(standings.rank), "declared": upcoming.declared if upcoming else (), "quota": quota,
+        "game": game,
+        "players": game.players,
+        "preset": game.preset,
+        "scores": scores,
+        "standings": standings,
+        "upcoming": upcoming,
+        "rows": list(zip(game.rounds, scores.rounds, strict=True)),
+        "ranking": ranking(standings.rank),
+        "declared": upcoming.declared if upcoming else (),
+        "quota": quota,
     }

@@ -21,9 +21,12 @@ def settlement_of(game: Game, index: int, rnd: Round) -> dict[str, Any]:
     declarer = declarer_of(preset, game.first_declarer, index)
     head = Game(game.players, game.first_declarer, preset, game.rounds[:index] + (rnd,), game.title)
     result = score(head).rounds[index]
-    return {"result": result, "declarer": declarer,
-            "pairs": pair_settlements(result.raw, rnd.doubles, declarer, preset.doubling),
-            "redouble_implied": preset.doubling.auto_redouble}
+    return {
+        "result": result,
+        "declarer": declarer,
+        "pairs": pair_settlements(result.raw, rnd.doubles, declarer, preset.doubling),
+        "redouble_implied": preset.doubling.auto_redouble,
+    }
 
 
 def preview_fragment(game: Game, index: int, preview: dict[str, Any]) -> dict[str, Any]:
@@ -36,10 +39,16 @@ def round_page(game: Game, number: int) -> dict[str, Any]:
     ``settlement`` (:func:`settlement_of`), with ``game``, ``players``, ``short`` and
     ``rounds_total``."""
     rnd = game.rounds[number - 1]
-    return {"game": game, "players": game.players, "rnd": rnd, "result": score(game).rounds[number - 1],
-            "seats": seats_of(game.preset, game.first_declarer, number - 1, rnd.contract),
-            "settlement": settlement_of(game, number - 1, rnd), "short": short_names(game.players),
-            "rounds_total": game.preset.round_count}
+    return {
+        "game": game,
+        "players": game.players,
+        "rnd": rnd,
+        "result": score(game).rounds[number - 1],
+        "seats": seats_of(game.preset, game.first_declarer, number - 1, rnd.contract),
+        "settlement": settlement_of(game, number - 1, rnd),
+        "short": short_names(game.players),
+        "rounds_total": game.preset.round_count,
+    }
 
 
 def free_of(game: Game, number: int) -> tuple[str, ...]:
@@ -51,5 +60,11 @@ def free_of(game: Game, number: int) -> tuple[str, ...]:
 def edit_page(game: Game, number: int, contract: str) -> dict[str, Any]:
     """The edit page of round ``number`` (1-based) shown as ``contract``: ``rnd``, ``free``
     (the contracts it may change to), ``rf`` (the round form), ``game``, ``players``."""
-    return {"game": game, "players": game.players, "number": number, "rnd": game.rounds[number - 1],
-            "free": free_of(game, number), "rf": round_form(game, number - 1, contract)}
+    return {
+        "game": game,
+        "players": game.players,
+        "number": number,
+        "rnd": game.rounds[number - 1],
+        "free": free_of(game, number),
+        "rf": round_form(game, number - 1, contract),
+    }

@@ -28,8 +28,10 @@ def round_form(game: Game, index: int, contract: str) -> dict[str, Any]:
     seats = seats_of(preset, game.first_declarer, index, contract)
     positive = not preset.contract(contract).negative
     grid = [[refusal(a, b, seats.declarer, positive, preset.doubling) for b in range(SEATS)] for a in range(SEATS)]
-    family = [" ".join(f"{a}-{b}" for a, b in family_cells(doubler, seats.declarer, positive, preset.doubling))
-              for doubler in range(SEATS)]
+    family = [
+        " ".join(f"{a}-{b}" for a, b in family_cells(doubler, seats.declarer, positive, preset.doubling))
+        for doubler in range(SEATS)
+    ]
     return {
         "number": index + 1,
         "glyph": cell_glyph,
@@ -50,8 +52,9 @@ def schedule_of(game: Game) -> list[dict[str, Any]]:
     """The schedule at a glance, one row per contract of the preset: for each declarer
     seat the number of the round in which they declared it (None while it is left)."""
     played = declared_in(game.preset, game.first_declarer, game.rounds)
-    return [{"contract": c, "rounds": [played.get((c, seat)) for seat in range(SEATS)]}
-            for c in game.preset.contract_ids]
+    return [
+        {"contract": c, "rounds": [played.get((c, seat)) for seat in range(SEATS)]} for c in game.preset.contract_ids
+    ]
 
 
 def scorer_page(game: Game, can_edit: bool, contract: str | None = None) -> dict[str, Any]:
@@ -64,11 +67,17 @@ def scorer_page(game: Game, can_edit: bool, contract: str | None = None) -> dict
     page = standings_part(game, scores)
     upcoming = page["upcoming"]
     rows = page["rows"]
-    page.update({
-        "last": rows[-1] if rows else None, "short": short_names(game.players), "schedule": schedule_of(game),
-        "quota_notes": quota_reminders(game.preset.doubling, scores.standings),
-        "choices": (), "contract": None, "rf": None,
-    })
+    page.update(
+        {
+            "last": rows[-1] if rows else None,
+            "short": short_names(game.players),
+            "schedule": schedule_of(game),
+            "quota_notes": quota_reminders(game.preset.doubling, scores.standings),
+            "choices": (),
+            "contract": None,
+            "rf": None,
+        }
+    )
     if upcoming is not None:
         choices = upcoming.choices
         page["choices"] = choices

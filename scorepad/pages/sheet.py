@@ -26,6 +26,7 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 # -- the sheet's rows ------------------------------------------------------------------------
 
+
 @dataclass
 class Mark:
     """One double as written on paper in the doubler's cell: the ``letter`` of the doubled
@@ -105,10 +106,21 @@ def sheet_rows(game: Game | None, preset: Preset, first_declarer: int) -> list[S
         recorded = game is not None and index < len(results)
         if game is not None and recorded:
             rnd, res = game.rounds[index], results[index]
-            rows.append(SheetRow("round", res.number, declarer, rnd, rnd.contract, res.raw, res.total,
-                                 marks_of(preset, rnd, declarer), res.played))
+            rows.append(
+                SheetRow(
+                    "round",
+                    res.number,
+                    declarer,
+                    rnd,
+                    rnd.contract,
+                    res.raw,
+                    res.total,
+                    marks_of(preset, rnd, declarer),
+                    res.played,
+                )
+            )
             running = res.running
-            block_sums = [a + b for a, b in zip(block_sums, res.total)]
+            block_sums = [a + b for a, b in zip(block_sums, res.total, strict=True)]
         else:
             rows.append(SheetRow("round", index + 1, declarer, None, fixed_contract(preset, index)))
         if (index + 1) % size == 0:
@@ -117,18 +129,24 @@ def sheet_rows(game: Game | None, preset: Preset, first_declarer: int) -> list[S
             quota = None
             if scores is not None and filled and whole and preset.doubling.enabled:
                 quota = scores.standings.quota_given[declarer]
-            rows.append(SheetRow(
-                "subtotal", index + 1, declarer if whole else None,
-                sums=tuple(block_sums) if filled else None,
-                running=running if filled else None,
-                check=sum(block_sums) if filled else None,
-                expected=preset.run_total() if whole else None,
-                quota=quota))
+            rows.append(
+                SheetRow(
+                    "subtotal",
+                    index + 1,
+                    declarer if whole else None,
+                    sums=tuple(block_sums) if filled else None,
+                    running=running if filled else None,
+                    check=sum(block_sums) if filled else None,
+                    expected=preset.run_total() if whole else None,
+                    quota=quota,
+                )
+            )
             block_sums = [0] * SEATS
     return rows
 
 
 # -- what the header says ------------------------------------------------------------------
+
 
 def signed(value: int) -> str:
     """Points with a true minus sign (U+2212), a plus for positives and the language's digit
@@ -179,19 +197,34 @@ def rule_notes(preset: Preset) -> list[str]:
     if not d.enabled:
         notes.append(_("No doubling."))
     else:
-        notes.append(_("Double ×%(single)d, double and redouble ×%(mutual)d of the difference of raw scores.",
-                       single=d.single, mutual=d.mutual))
+        notes.append(
+            _(
+                "Double ×%(single)d, double and redouble ×%(mutual)d of the difference of raw scores.",
+                single=d.single,
+                mutual=d.mutual,
+            )
+        )
         if d.target == "declarer":
             notes.append(_("Only the declarer may be doubled."))
         if d.auto_redouble:
             notes.append(_("The declarer redoubles everyone who doubled, without a word."))
         if d.quota_penalty:
-            notes.append(ngettext("Quota: %(num)d double on each declarer; %(pen)d points off for each one owed.",
-                                  "Quota: %(num)d doubles on each declarer; %(pen)d points off for each one owed.",
-                                  d.quota, pen=d.quota_penalty))
+            notes.append(
+                ngettext(
+                    "Quota: %(num)d double on each declarer; %(pen)d points off for each one owed.",
+                    "Quota: %(num)d doubles on each declarer; %(pen)d points off for each one owed.",
+                    d.quota,
+                    pen=d.quota_penalty,
+                )
+            )
         else:
-            notes.append(ngettext("Quota: %(num)d double on each declarer (not penalised).",
-                                  "Quota: %(num)d doubles on each declarer (not penalised).", d.quota))
+            notes.append(
+                ngettext(
+                    "Quota: %(num)d double on each declarer (not penalised).",
+                    "Quota: %(num)d doubles on each declarer (not penalised).",
+                    d.quota,
+                )
+            )
     if preset.undoubled_negative == "split":
         notes.append(str(labels.UNDOUBLED["split"]))
     return notes
@@ -217,11 +250,17 @@ def sheet_page(game: Game, blank: bool, saved_notes: str | None) -> dict[str, An
     ``house_notes`` (see :func:`house_notes`) and ``game_check`` (a whole game's points)."""
     preset = game.preset
     return {
-        "game": game, "preset": preset, "players": game.players, "letters": LETTERS,
-        "rows": sheet_rows(None if blank else game, preset, game.first_declarer), "blank": blank,
+        "game": game,
+        "preset": preset,
+        "players": game.players,
+        "letters": LETTERS,
+        "rows": sheet_rows(None if blank else game, preset, game.first_declarer),
+        "blank": blank,
         "standings": None if blank else score(game).standings,
-        "values": contract_values(preset), "rule_notes": rule_notes(preset),
-        "house_notes": house_notes(preset, saved_notes), "game_check": 4 * preset.run_total(),
+        "values": contract_values(preset),
+        "rule_notes": rule_notes(preset),
+        "house_notes": house_notes(preset, saved_notes),
+        "game_check": 4 * preset.run_total(),
     }
 
 
@@ -246,10 +285,17 @@ def sheet_csv(game: Game) -> str:
     for name in names:
         header += [f"{name} raw", f"{name} doubles", f"{name} total", f"{name} running"]
     writer.writerow(header)
-    for rnd, res in zip(game.rounds, scores.rounds):
+    for rnd, res in zip(game.rounds, scores.rounds, strict=True):
         doubles = " ".join(f"{LETTERS[a]}>{LETTERS[b]}" for a, b in rnd.doubles)
-        line = [res.number, names[res.declarer], rnd.contract, rnd.trump or "", rnd.start_rank or "",
-                "yes" if res.played else "no", doubles]
+        line = [
+            res.number,
+            names[res.declarer],
+            rnd.contract,
+            rnd.trump or "",
+            rnd.start_rank or "",
+            "yes" if res.played else "no",
+            doubles,
+        ]
         for p in range(SEATS):
             line += [res.raw[p], res.doubles[p], res.total[p], res.running[p]]
         writer.writerow(line)

@@ -145,8 +145,12 @@ def parse_contract(obj: Any, path: str) -> Contract:
         raise ScoringError(path, N_("a contract must be an object with an id and its values"))
     cid = obj.get("id")
     if cid not in VALUE_FIELDS:
-        raise ScoringError(join(path, "id"), N_("unknown contract %(contract)r; known contracts: %(known)s"),
-                           contract=cid, known=", ".join(CONTRACT_IDS))
+        raise ScoringError(
+            join(path, "id"),
+            N_("unknown contract %(contract)r; known contracts: %(known)s"),
+            contract=cid,
+            known=", ".join(CONTRACT_IDS),
+        )
     fields = VALUE_FIELDS[cid]
     for key in obj:
         if key != "id" and key not in fields:
@@ -167,7 +171,10 @@ def parse_contract(obj: Any, path: str) -> Contract:
         elif not is_int(value):
             raise ScoringError(fpath, N_("must be a whole number of points"))
         if field == "penalty" and value % 12:
-            raise ScoringError(fpath, N_("the Ravage City penalty must be divisible by 12, so that 2, 3 or 4 tied players can share it"))
+            raise ScoringError(
+                fpath,
+                N_("the Ravage City penalty must be divisible by 12, so that 2, 3 or 4 tied players can share it"),
+            )
         values.append((field, value))
     return Contract(cid, tuple(values))
 
@@ -188,12 +195,21 @@ def _seat(value: Any, path: str) -> int:
 
 #: Messages of a count part: the four counts missing, a bad count, a wrong sum.
 COUNT_MESSAGES = {
-    "tricks": (N_("give the tricks of all four players"), N_("the tricks must be a whole number, 0 or more"),
-               N_("the tricks add up to %(sum)d, a deal has %(total)d")),
-    "queens": (N_("give the queens of all four players"), N_("the queens must be a whole number, 0 or more"),
-               N_("the queens add up to %(sum)d, there are %(total)d")),
-    "hearts": (N_("give the hearts of all four players"), N_("the hearts must be a whole number, 0 or more"),
-               N_("the hearts add up to %(sum)d, the deck has %(total)d")),
+    "tricks": (
+        N_("give the tricks of all four players"),
+        N_("the tricks must be a whole number, 0 or more"),
+        N_("the tricks add up to %(sum)d, a deal has %(total)d"),
+    ),
+    "queens": (
+        N_("give the queens of all four players"),
+        N_("the queens must be a whole number, 0 or more"),
+        N_("the queens add up to %(sum)d, there are %(total)d"),
+    ),
+    "hearts": (
+        N_("give the hearts of all four players"),
+        N_("the hearts must be a whole number, 0 or more"),
+        N_("the hearts add up to %(sum)d, the deck has %(total)d"),
+    ),
 }
 
 
@@ -223,7 +239,9 @@ def parse_outcome(contract_id: str, obj: Any, deck: int, path: str) -> dict[str,
     fields = OUTCOME_FIELDS[contract_id]
     for key in obj:
         if key not in fields:
-            raise ScoringError(join(path, key), N_("a %(contract)s outcome has no %(key)r"), contract=contract_id, key=key)
+            raise ScoringError(
+                join(path, key), N_("a %(contract)s outcome has no %(key)r"), contract=contract_id, key=key
+            )
     for field in fields:
         if field not in obj:
             raise MissingPart(join(path, field), N_("this part of the outcome is missing"))

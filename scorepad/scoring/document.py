@@ -61,8 +61,9 @@ def parse_title(obj: Any, path: str = "title") -> str | None:
     return obj or None
 
 
-def parse_round(preset: Preset, players: tuple[str, ...], first_declarer: int,
-                previous: tuple[Round, ...], obj: Any, path: str) -> Round:
+def parse_round(
+    preset: Preset, players: tuple[str, ...], first_declarer: int, previous: tuple[Round, ...], obj: Any, path: str
+) -> Round:
     """Validate the round that follows ``previous`` (game-format.md "Round").
 
     Checks the declarer (if given) against the schedule, that the contract is one of the
@@ -80,8 +81,13 @@ def parse_round(preset: Preset, players: tuple[str, ...], first_declarer: int,
         raise ScheduleError(path, N_("the game is complete after %(rounds)d rounds"), rounds=preset.round_count)
     declarer = declarer_of(preset, first_declarer, index)
     if "declarer" in obj and (not is_int(obj["declarer"]) or obj["declarer"] != declarer):
-        raise ScheduleError(join(path, "declarer"), N_("round %(number)d is declared by %(player)s (seat %(seat)d)"),
-                           number=index + 1, player=players[declarer], seat=declarer)
+        raise ScheduleError(
+            join(path, "declarer"),
+            N_("round %(number)d is declared by %(player)s (seat %(seat)d)"),
+            number=index + 1,
+            player=players[declarer],
+            seat=declarer,
+        )
     cid = obj.get("contract")
     cpath = join(path, "contract")
     if cid is None:
@@ -90,29 +96,34 @@ def parse_round(preset: Preset, players: tuple[str, ...], first_declarer: int,
         raise ScoringError(cpath, N_("%(contract)r is not a contract of this preset"), contract=cid)
     left = contracts_left(preset, first_declarer, previous, declarer)
     if cid not in left:
-        raise ScheduleError(cpath, N_("%(player)s has already declared %(contract)s"),
-                           player=players[declarer], contract=cid)
+        raise ScheduleError(
+            cpath, N_("%(player)s has already declared %(contract)s"), player=players[declarer], contract=cid
+        )
     choices = contract_choices(preset, left)
     if cid not in choices:
-        raise ScheduleError(cpath, N_("the contracts are played in a fixed order: next is %(contract)s"),
-                           contract=choices[0])
+        raise ScheduleError(
+            cpath, N_("the contracts are played in a fixed order: next is %(contract)s"), contract=choices[0]
+        )
     trump = obj.get("trump")
     if trump is not None:
         if cid != "trumps":
             raise ScoringError(join(path, "trump"), N_("only a Trumps round has a trump suit"))
         if trump not in TRUMP_SUITS:
-            raise ScoringError(join(path, "trump"), N_("the trump suit is one of %(choices)s"),
-                               choices=", ".join(TRUMP_SUITS))
+            raise ScoringError(
+                join(path, "trump"), N_("the trump suit is one of %(choices)s"), choices=", ".join(TRUMP_SUITS)
+            )
     rank = obj.get("start_rank")
     if rank is not None:
         if cid != "domino":
             raise ScoringError(join(path, "start_rank"), N_("only a Domino round has a starting rank"))
         if rank not in START_RANKS:
-            raise ScoringError(join(path, "start_rank"), N_("the starting rank is one of %(choices)s"),
-                               choices=", ".join(START_RANKS))
+            raise ScoringError(
+                join(path, "start_rank"), N_("the starting rank is one of %(choices)s"), choices=", ".join(START_RANKS)
+            )
     contract = preset.contract(cid)
-    doubles = validate_doubles(obj.get("doubles", []), declarer, not contract.negative,
-                               preset.doubling, join(path, "doubles"))
+    doubles = validate_doubles(
+        obj.get("doubles", []), declarer, not contract.negative, preset.doubling, join(path, "doubles")
+    )
     opath = join(path, "outcome")
     outcome = obj.get("outcome")
     if not_played(preset, cid, doubles):
@@ -132,8 +143,13 @@ def parse_replacement(game: Game, index: int, obj: Any, path: str = "") -> Round
     later = declared_later(game.preset, game.first_declarer, game.rounds, index, rnd.contract)
     if later is not None:
         declarer = declarer_of(game.preset, game.first_declarer, index)
-        raise ScheduleError(join(path, "contract"), N_("%(name)s declares %(contract)s in round %(n)d"),
-                           name=game.players[declarer], contract=rnd.contract, n=later + 1)
+        raise ScheduleError(
+            join(path, "contract"),
+            N_("%(name)s declares %(contract)s in round %(n)d"),
+            name=game.players[declarer],
+            contract=rnd.contract,
+            n=later + 1,
+        )
     return rnd
 
 
@@ -163,8 +179,12 @@ def parse_game(obj: Any, saved: Mapping[str, Preset] | None = None) -> Game:
     if not isinstance(raw_rounds, list):
         raise ScoringError("rounds", N_("must be a list of rounds"))
     if len(raw_rounds) > preset.round_count:
-        raise ScoringError("rounds", N_("%(given)d rounds given, a game of this preset has %(rounds)d"),
-                           given=len(raw_rounds), rounds=preset.round_count)
+        raise ScoringError(
+            "rounds",
+            N_("%(given)d rounds given, a game of this preset has %(rounds)d"),
+            given=len(raw_rounds),
+            rounds=preset.round_count,
+        )
     rounds: tuple[Round, ...] = ()
     for i, r in enumerate(raw_rounds):
         rounds += (parse_round(preset, players, first, rounds, r, join("rounds", i)),)
@@ -195,10 +215,15 @@ def export_game(game: Game, scores: Scores | None = None) -> dict[str, Any]:
     doc["first_declarer"] = game.first_declarer
     doc["preset"] = preset_to_dict(game.preset)
     rounds = []
-    for rnd, res in zip(game.rounds, scores.rounds):
+    for rnd, res in zip(game.rounds, scores.rounds, strict=True):
         out = {"number": res.number, "declarer": res.declarer, **round_to_dict(rnd)}
-        out["result"] = {"raw": list(res.raw), "doubles": list(res.doubles), "total": list(res.total),
-                         "running": list(res.running), "played": res.played}
+        out["result"] = {
+            "raw": list(res.raw),
+            "doubles": list(res.doubles),
+            "total": list(res.total),
+            "running": list(res.running),
+            "played": res.played,
+        }
         rounds.append(out)
     doc["rounds"] = rounds
     st = scores.standings
@@ -211,7 +236,9 @@ def export_game(game: Game, scores: Scores | None = None) -> dict[str, Any]:
         "rounds_played": st.rounds_played,
         "rounds_total": st.rounds_total,
         "quota_given": [list(row) for row in st.quota_given],
-        "next": None if st.next is None else {
+        "next": None
+        if st.next is None
+        else {
             "number": st.next.number,
             "declarer": st.next.seats.declarer,
             "dealer": st.next.seats.dealer,

@@ -102,14 +102,20 @@ def validate_doubles(obj: Any, declarer: int, positive: bool, doubling: Doubling
         if not (is_int(a) and is_int(b) and 0 <= a < SEATS and 0 <= b < SEATS):
             raise ScoringError(ppath, N_("the doubler and the doubled must be seats from 0 to 3"))
         if (a, b) in pairs:
-            raise ScoringError(ppath, N_("seat %(doubler)d doubling seat %(doubled)d is recorded twice"), doubler=a, doubled=b)
+            raise ScoringError(
+                ppath, N_("seat %(doubler)d doubling seat %(doubled)d is recorded twice"), doubler=a, doubled=b
+            )
         why = refusal(a, b, declarer, positive, doubling)
         if why:
             raise IllegalDouble(ppath, why)
         pairs.append((a, b))
     for i, (a, b) in enumerate(pairs):
         if a == declarer and (b, declarer) not in pairs:
-            raise IllegalDouble(join(path, i), N_("the declarer may only redouble a player who doubled them; seat %(seat)d did not"), seat=b)
+            raise IllegalDouble(
+                join(path, i),
+                N_("the declarer may only redouble a player who doubled them; seat %(seat)d did not"),
+                seat=b,
+            )
     return tuple(pairs)
 
 
@@ -166,8 +172,9 @@ class PairSettlement:
         return self.paid // self.multiplier if self.multiplier else 0
 
 
-def pair_settlements(raw: tuple[int, ...], doubles: Iterable[Double], declarer: int,
-                     doubling: Doubling) -> tuple[PairSettlement, ...]:
+def pair_settlements(
+    raw: tuple[int, ...], doubles: Iterable[Double], declarer: int, doubling: Doubling
+) -> tuple[PairSettlement, ...]:
     """Each pair of players with a double between them and what moves (barbu-rules.md,
     "Settlement is pairwise"): ``multiplier`` × (raw[a] − raw[b]) from the worse to the
     better; ``single`` for a one-way double, ``mutual`` for a double and a redouble.
@@ -184,7 +191,9 @@ def pair_settlements(raw: tuple[int, ...], doubles: Iterable[Double], declarer: 
     return tuple(out)
 
 
-def settle(raw: tuple[int, ...], doubles: Iterable[Double], declarer: int, doubling: Doubling) -> tuple[int, int, int, int]:
+def settle(
+    raw: tuple[int, ...], doubles: Iterable[Double], declarer: int, doubling: Doubling
+) -> tuple[int, int, int, int]:
     """Net settlement of the doubles (points by seat, summing to 0) on ``raw`` scores:
     the sum of :func:`pair_settlements`.
 

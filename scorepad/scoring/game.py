@@ -118,8 +118,9 @@ def free_contracts(preset: Preset, first_declarer: int, rounds: Sequence[Round],
     return tuple(c for c in preset.contract_ids if c in left or c == rounds[index].contract)
 
 
-def declared_later(preset: Preset, first_declarer: int, rounds: Sequence[Round], index: int,
-                   contract: str) -> int | None:
+def declared_later(
+    preset: Preset, first_declarer: int, rounds: Sequence[Round], index: int, contract: str
+) -> int | None:
     """The index (0-based) of a round after ``index`` in which round ``index``'s declarer
     declares ``contract``, or None. Changing round ``index`` to ``contract`` would make that
     declarer declare it twice (barbu-rules.md "Table and schedule": each contract once)."""
@@ -133,8 +134,7 @@ def declared_later(preset: Preset, first_declarer: int, rounds: Sequence[Round],
 def declared_in(preset: Preset, first_declarer: int, rounds: Sequence[Round]) -> dict[tuple[str, int], int]:
     """The schedule so far: for each ``(contract, declarer seat)`` already played, the
     1-based number of its round."""
-    return {(rnd.contract, declarer_of(preset, first_declarer, index)): index + 1
-            for index, rnd in enumerate(rounds)}
+    return {(rnd.contract, declarer_of(preset, first_declarer, index)): index + 1 for index, rnd in enumerate(rounds)}
 
 
 @dataclass(frozen=True)
@@ -305,8 +305,8 @@ def score(game: Game) -> Scores:
         declarer = declarer_of(preset, game.first_declarer, i)
         raw, played = round_raw(preset, rnd, declarer)
         net = settle(raw, rnd.doubles, declarer, preset.doubling)
-        total = tuple(r + n for r, n in zip(raw, net))
-        running = tuple(a + b for a, b in zip(running, total))
+        total = tuple(r + n for r, n in zip(raw, net, strict=True))
+        running = tuple(a + b for a, b in zip(running, total, strict=True))
         results.append(RoundResult(i + 1, declarer, raw, net, total, running, played))
         for doubler, doubled in rnd.doubles:
             if doubled == declarer:
@@ -319,7 +319,7 @@ def score(game: Game) -> Scores:
         for p in range(SEATS):
             owed = sum(max(0, doubling.quota - quota_given[d][p]) for d in range(SEATS) if d != p)
             penalties[p] = -doubling.quota_penalty * owed
-    final = tuple(t + q for t, q in zip(running, penalties))
+    final = tuple(t + q for t, q in zip(running, penalties, strict=True))
     upcoming = None
     if not complete:
         seats = seats_of(preset, game.first_declarer, played_count)

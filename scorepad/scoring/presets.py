@@ -65,18 +65,30 @@ class Preset:
 #: tournament's, Ravage City −36, Salade every tournament penalty at once. Built-ins and the
 #: preset editor start from these; read only (copy before changing).
 CONTRACT_DEFAULTS: dict[str, dict[str, Any]] = {
-    "no-tricks": {"per_trick": -2}, "no-queens": {"per_queen": -6},
-    "no-last-two": {"penultimate": -10, "last": -20}, "no-hearts": {"per_heart": -2, "ace": -6},
-    "no-king-of-hearts": {"king": -20}, "trumps": {"per_trick": 5},
-    "domino": {"places": [45, 20, 5, -5]}, "ravage-city": {"penalty": -36},
-    "salade": {"per_trick": -2, "per_queen": -6, "penultimate": -10, "last": -20,
-               "per_heart": -2, "ace": -6, "king": -20},
+    "no-tricks": {"per_trick": -2},
+    "no-queens": {"per_queen": -6},
+    "no-last-two": {"penultimate": -10, "last": -20},
+    "no-hearts": {"per_heart": -2, "ace": -6},
+    "no-king-of-hearts": {"king": -20},
+    "trumps": {"per_trick": 5},
+    "domino": {"places": [45, 20, 5, -5]},
+    "ravage-city": {"penalty": -36},
+    "salade": {
+        "per_trick": -2,
+        "per_queen": -6,
+        "penultimate": -10,
+        "last": -20,
+        "per_heart": -2,
+        "ace": -6,
+        "king": -20,
+    },
 }
 NEGATIVE_IDS = ("no-tricks", "no-queens", "no-last-two", "no-hearts", "no-king-of-hearts")
 TOURNAMENT_IDS = (*NEGATIVE_IDS, "trumps", "domino")
 #: The tournament's seven contracts as preset contract objects, in preset order.
-TOURNAMENT_CONTRACTS: tuple[dict[str, Any], ...] = tuple({"id": cid, **CONTRACT_DEFAULTS[cid]}
-                                                      for cid in TOURNAMENT_IDS)
+TOURNAMENT_CONTRACTS: tuple[dict[str, Any], ...] = tuple(
+    {"id": cid, **CONTRACT_DEFAULTS[cid]} for cid in TOURNAMENT_IDS
+)
 #: The tournament's doubling rules, every preset's default (game-format.md ``doubling``).
 DEFAULT_DOUBLING = Doubling()
 
@@ -84,17 +96,30 @@ DEFAULT_DOUBLING = Doubling()
 def doubling_to_dict(doubling: Doubling) -> dict[str, Any]:
     """A preset's ``doubling`` object (game-format.md) of ``doubling``."""
     d = doubling
-    return {"enabled": d.enabled, "target": d.target, "auto_redouble": d.auto_redouble,
-            "single": d.single, "mutual": d.mutual, "quota": d.quota, "quota_penalty": d.quota_penalty}
+    return {
+        "enabled": d.enabled,
+        "target": d.target,
+        "auto_redouble": d.auto_redouble,
+        "single": d.single,
+        "mutual": d.mutual,
+        "quota": d.quota,
+        "quota_penalty": d.quota_penalty,
+    }
 
 
 def _tournament_with(preset_id: str, name: str, contracts=None, doubling=None, **settings: Any) -> dict[str, Any]:
     """The tournament preset object with some settings replaced (a built-in's source)."""
     return {
-        "id": preset_id, "name": name, "deck": 52, "chooser": "declarer", "rotation": "run",
+        "id": preset_id,
+        "name": name,
+        "deck": 52,
+        "chooser": "declarer",
+        "rotation": "run",
         "contracts": [dict(c) for c in (contracts or TOURNAMENT_CONTRACTS)],
         "doubling": {**doubling_to_dict(DEFAULT_DOUBLING), **(doubling or {})},
-        "undoubled_negative": "play", "default_players": [], **settings,
+        "undoubled_negative": "play",
+        "default_players": [],
+        **settings,
     }
 
 
@@ -110,40 +135,65 @@ def _builtins() -> list[dict[str, Any]]:
     by_id = {c["id"]: c for c in tournament}
     return [
         _tournament_with("tournament", "Tournament Barbu"),
-        _tournament_with("ravage-city", "Tournament with Ravage City",
-                         contracts=[*tournament, {"id": "ravage-city", **CONTRACT_DEFAULTS["ravage-city"]}]),
-        _tournament_with("ravage-city-24", "Tournament with Ravage City −24",
-                         contracts=[*tournament, {"id": "ravage-city", "penalty": -24}]),
-        _tournament_with("brader", "Mark Brader's scoring", contracts=[
-            {"id": "no-tricks", "per_trick": -5},
-            {"id": "no-queens", "per_queen": -15},
-            {"id": "no-last-two", "penultimate": -10, "last": -20},
-            {"id": "no-hearts", "per_heart": -4, "ace": -12},
-            {"id": "no-king-of-hearts", "king": -25},
-            {"id": "trumps", "per_trick": 5},
-            {"id": "domino", "places": [40, 20, 0, -20]},
-            {"id": "ravage-city", "penalty": -36},
-        ]),
-        _tournament_with("kh15-domino40", "K♥ −15, Domino +40", contracts=_revalued(
-            {"no-king-of-hearts": {"king": -15}, "domino": {"places": [40, 20, 10, -10]}})),
-        _tournament_with("domino30-kh15", "Domino +30, K♥ −15", contracts=_revalued(
-            {"no-king-of-hearts": {"king": -15}, "domino": {"places": [30, 20, 10, 0]}})),
+        _tournament_with(
+            "ravage-city",
+            "Tournament with Ravage City",
+            contracts=[*tournament, {"id": "ravage-city", **CONTRACT_DEFAULTS["ravage-city"]}],
+        ),
+        _tournament_with(
+            "ravage-city-24",
+            "Tournament with Ravage City −24",
+            contracts=[*tournament, {"id": "ravage-city", "penalty": -24}],
+        ),
+        _tournament_with(
+            "brader",
+            "Mark Brader's scoring",
+            contracts=[
+                {"id": "no-tricks", "per_trick": -5},
+                {"id": "no-queens", "per_queen": -15},
+                {"id": "no-last-two", "penultimate": -10, "last": -20},
+                {"id": "no-hearts", "per_heart": -4, "ace": -12},
+                {"id": "no-king-of-hearts", "king": -25},
+                {"id": "trumps", "per_trick": 5},
+                {"id": "domino", "places": [40, 20, 0, -20]},
+                {"id": "ravage-city", "penalty": -36},
+            ],
+        ),
+        _tournament_with(
+            "kh15-domino40",
+            "K♥ −15, Domino +40",
+            contracts=_revalued({"no-king-of-hearts": {"king": -15}, "domino": {"places": [40, 20, 10, -10]}}),
+        ),
+        _tournament_with(
+            "domino30-kh15",
+            "Domino +30, K♥ −15",
+            contracts=_revalued({"no-king-of-hearts": {"king": -15}, "domino": {"places": [30, 20, 10, 0]}}),
+        ),
         _tournament_with("dealer-chooses", "The dealer chooses", chooser="dealer"),
-        _tournament_with("declarer-doubles-only", "Doubles on the declarer only",
-                         doubling={"target": "declarer", "auto_redouble": True}),
-        _tournament_with("undoubled-not-played", "Undoubled negative not played",
-                         undoubled_negative="split"),
-        _tournament_with("french-classic", "Older French form", chooser="fixed",
-                         doubling={"enabled": False}, contracts=[
-                             by_id["no-tricks"], by_id["no-hearts"], by_id["no-queens"],
-                             by_id["no-king-of-hearts"], by_id["no-last-two"],
-                             {"id": "salade", **CONTRACT_DEFAULTS["salade"]},
-                             by_id["domino"]]),
+        _tournament_with(
+            "declarer-doubles-only",
+            "Doubles on the declarer only",
+            doubling={"target": "declarer", "auto_redouble": True},
+        ),
+        _tournament_with("undoubled-not-played", "Undoubled negative not played", undoubled_negative="split"),
+        _tournament_with(
+            "french-classic",
+            "Older French form",
+            chooser="fixed",
+            doubling={"enabled": False},
+            contracts=[
+                by_id["no-tricks"],
+                by_id["no-hearts"],
+                by_id["no-queens"],
+                by_id["no-king-of-hearts"],
+                by_id["no-last-two"],
+                {"id": "salade", **CONTRACT_DEFAULTS["salade"]},
+                by_id["domino"],
+            ],
+        ),
         _tournament_with("french-32", "Tournament on 32 cards", deck=32),
-        _tournament_with("no-domino", "Six contracts without Domino",
-                         contracts=[*negatives, by_id["trumps"]]),
-        _tournament_with("no-trumps", "Six contracts without Trumps",
-                         contracts=[*negatives, by_id["domino"]]),
+        _tournament_with("no-domino", "Six contracts without Domino", contracts=[*negatives, by_id["trumps"]]),
+        _tournament_with("no-trumps", "Six contracts without Trumps", contracts=[*negatives, by_id["domino"]]),
     ]
 
 
@@ -205,15 +255,34 @@ def parse_preset(obj: Any, path: str = "preset") -> Preset:
     """
     if not isinstance(obj, dict):
         raise ScoringError(path, N_("a preset must be an object or the id of a known preset"))
-    known = {"id", "name", "deck", "chooser", "rotation", "contracts", "doubling",
-             "undoubled_negative", "default_players"}
+    known = {
+        "id",
+        "name",
+        "deck",
+        "chooser",
+        "rotation",
+        "contracts",
+        "doubling",
+        "undoubled_negative",
+        "default_players",
+    }
     for key in obj:
         if key not in known:
             raise ScoringError(join(path, key), N_("unknown preset setting"))
-    pid = _text(obj.get("id"), join(path, "id"), MAX_NAME, N_("the preset id must be a non-empty text"),
-                N_("the preset id is longer than %(limit)d characters"))
-    name = _text(obj.get("name", pid), join(path, "name"), MAX_NAME, N_("the preset name must be a non-empty text"),
-                 N_("the preset name is longer than %(limit)d characters"))
+    pid = _text(
+        obj.get("id"),
+        join(path, "id"),
+        MAX_NAME,
+        N_("the preset id must be a non-empty text"),
+        N_("the preset id is longer than %(limit)d characters"),
+    )
+    name = _text(
+        obj.get("name", pid),
+        join(path, "name"),
+        MAX_NAME,
+        N_("the preset name must be a non-empty text"),
+        N_("the preset name is longer than %(limit)d characters"),
+    )
     deck = obj.get("deck", 52)
     if deck not in DECKS or not is_int(deck):
         raise ScoringError(join(path, "deck"), N_("the deck has 52 or 32 cards"))
@@ -233,13 +302,23 @@ def parse_preset(obj: Any, path: str = "preset") -> Preset:
     ppath = join(path, "default_players")
     if not isinstance(players, list) or len(players) not in (0, 4):
         raise ScoringError(ppath, N_("give four default players or none"))
-    players = [_text(p, join(ppath, i), 40, N_("a player's name must be a non-empty text"),
-                     N_("a player's name is longer than %(limit)d characters")) for i, p in enumerate(players)]
+    players = [
+        _text(
+            p,
+            join(ppath, i),
+            40,
+            N_("a player's name must be a non-empty text"),
+            N_("a player's name is longer than %(limit)d characters"),
+        )
+        for i, p in enumerate(players)
+    ]
     doubling = parse_doubling(obj.get("doubling", {}), join(path, "doubling"))
     undoubled = _choice(obj, "undoubled_negative", UNDOUBLED, "play", path)
     if undoubled == "split" and not doubling.enabled:
-        raise ScoringError(join(path, "undoubled_negative"),
-                           N_("with doubling off every negative deal would be split and never played"))
+        raise ScoringError(
+            join(path, "undoubled_negative"),
+            N_("with doubling off every negative deal would be split and never played"),
+        )
     return Preset(
         id=pid,
         name=name,
@@ -278,7 +357,8 @@ def resolve_preset(obj: Any, path: str = "preset", saved: dict[str, Preset] | No
     if isinstance(obj, str):
         found = BUILTIN.get(obj) or (saved or {}).get(obj)
         if found is None:
-            raise ScoringError(path, N_("no preset called %(preset)r; built-in: %(known)s"),
-                               preset=obj, known=", ".join(BUILTIN))
+            raise ScoringError(
+                path, N_("no preset called %(preset)r; built-in: %(known)s"), preset=obj, known=", ".join(BUILTIN)
+            )
         return found
     return parse_preset(obj, path)

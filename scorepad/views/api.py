@@ -60,8 +60,13 @@ def create_game():
         stored, game = services.create_game(body(), **security.creator())
     except ScoringError as exc:
         return error_response(422, exc.message, path=exc.path)
-    payload = {"id": stored.id, "edit_token": stored.edit_token, "view_token": stored.view_token,
-               "links": game_links(stored), "game": export_game(game)}
+    payload: dict[str, Any] = {
+        "id": stored.id,
+        "edit_token": stored.edit_token,
+        "view_token": stored.view_token,
+        "links": game_links(stored),
+        "game": export_game(game),
+    }
     response = jsonify(payload)
     response.status_code = 201
     response.headers["Location"] = payload["links"]["api"]

@@ -39,8 +39,10 @@ def payload(preset: Preset, stored: StoredPreset | None) -> dict[str, Any]:
         "totals": {c.id: c.total(preset.deck) for c in preset.contracts},
         "run_total": preset.run_total(),
         "round_count": preset.round_count,
-        "links": {"api": url_for("api_presets.preset", preset_id=preset.id, _external=True),
-                  "page": url_for("presets.show", preset_id=preset.id, _external=True)},
+        "links": {
+            "api": url_for("api_presets.preset", preset_id=preset.id, _external=True),
+            "page": url_for("presets.show", preset_id=preset.id, _external=True),
+        },
     }
 
 
@@ -71,8 +73,7 @@ def create():
     """Save a new preset → 201 with its id and edit token (shown only here)."""
     obj, notes, path = parts(body())
     try:
-        stored = services.create_preset(obj, notes, None, path=path, notes_path="notes",
-                                        creator_address=address_key())
+        stored = services.create_preset(obj, notes, None, path=path, notes_path="notes", creator_address=address_key())
     except ScoringError as exc:
         return error_response(422, exc.message, path=exc.path)
     answer = {**payload(stored.to_preset(), stored), "edit_token": stored.edit_token}

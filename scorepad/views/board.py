@@ -23,8 +23,8 @@ from flask_babel import force_locale, get_locale
 from .. import services
 from ..i18n import select_locale
 from ..pages.board import board_page
-from ..web.loaders import any_game, game_to_read, game_to_view
 from ..services import StoredGame  # the stored game's type only: views reach the tables through services
+from ..web.loaders import any_game, game_to_read, game_to_view
 
 bp = Blueprint("board", __name__, url_prefix="/b")
 
@@ -45,11 +45,8 @@ def qr_svg(url: str) -> bytes:
     4-module quiet zone, 4 px a module as its intrinsic size; it scales without loss)."""
     code = segno.make(url, error="m", micro=False)
     out = io.BytesIO()
-    code.save(out, kind="svg", scale=4, border=4, dark="#000", light="#fff", xmldecl=False,
-              title="QR code", unit=None)
+    code.save(out, kind="svg", scale=4, border=4, dark="#000", light="#fff", xmldecl=False, title="QR code", unit=None)
     return out.getvalue()
-
-
 
 
 def live_etag(token: str, layout: str, language: str) -> str | None:
@@ -96,8 +93,15 @@ def board_context(stored: StoredGame, layout: str, etag: str | None) -> dict[str
     """The board's template variables: :func:`scorepad.pages.board.board_page` for the stored
     game, with its view token, the poll interval, the fragment's ETag and language."""
     page = board_page(stored.to_game(), layout)
-    page.update({"stored": stored, "token": stored.view_token, "poll_seconds": POLL_SECONDS, "etag": etag,
-                 "language": str(get_locale())})
+    page.update(
+        {
+            "stored": stored,
+            "token": stored.view_token,
+            "poll_seconds": POLL_SECONDS,
+            "etag": etag,
+            "language": str(get_locale()),
+        }
+    )
     return page
 
 

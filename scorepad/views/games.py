@@ -11,15 +11,16 @@ from typing import Any
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 
-from .. import htmx, labels, security, services
+from .. import labels, security, services
 from ..forms import ButtonForm, ImportGameForm, NewGameForm, RoundForm
 from ..i18n import error_text
 from ..pages.scorer import recent_game, scorer_page
 from ..scoring import ScoringError
-from ..web.limits import GAME_STARTS, limit
-from ..web.device import device_id
-from ..web.loaders import any_game
 from ..services import StoredGame  # the stored game's type only: views reach the tables through services
+from ..web import htmx
+from ..web.device import device_id
+from ..web.limits import GAME_STARTS, limit
+from ..web.loaders import any_game
 
 bp = Blueprint("games", __name__)
 
@@ -33,10 +34,6 @@ def inject_labels() -> dict[str, Any]:
     return {"labels": labels}
 
 
-
-
-
-
 def remember(stored: StoredGame) -> None:
     """Put the game first in this device's recent games (edit tokens in the session cookie)."""
     recent = [t for t in session.get("recent", []) if t != stored.edit_token]
@@ -45,22 +42,42 @@ def remember(stored: StoredGame) -> None:
 
 # -- what the game page shows --------------------------------------------------------------
 
-def scorer_context(stored: StoredGame, token: str, can_edit: bool, *, form: RoundForm | None = None,
-                   contract: str | None = None, message: str | None = None, saved: bool = False,
-                   preview: dict[str, Any] | None = None) -> dict[str, Any]:
+
+def scorer_context(
+    stored: StoredGame,
+    token: str,
+    can_edit: bool,
+    *,
+    form: RoundForm | None = None,
+    contract: str | None = None,
+    message: str | None = None,
+    saved: bool = False,
+    preview: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The game page's template variables: :func:`scorepad.pages.scorer.scorer_page` for the
     stored game, with its forms. ``saved``: a round was just recorded (the page then leads
     with its points); ``preview``: the settlement preview of the form being entered (see
     rounds.preview_of); ``message``: why a change was refused (with ``refusal``, its code)."""
     page = scorer_page(stored.to_game(), can_edit, contract)
-    page.update({"stored": stored, "token": token, "can_edit": can_edit, "message": message, "saved": saved,
-                 "undo_form": ButtonForm(), "preview": preview, "form": None})
+    page.update(
+        {
+            "stored": stored,
+            "token": token,
+            "can_edit": can_edit,
+            "message": message,
+            "saved": saved,
+            "undo_form": ButtonForm(),
+            "preview": preview,
+            "form": None,
+        }
+    )
     if page["contract"] is not None:
         page["form"] = form or RoundForm(formdata=None, data={"contract": page["contract"]})
     return page
 
 
 # -- pages ---------------------------------------------------------------------------------
+
 
 @bp.get("/")
 def home(import_form: ImportGameForm | None = None, status: int = 200):
@@ -93,8 +110,13 @@ def import_game():
             form.file.errors = [exc.args[0]]
         else:
             remember(stored)
-            flash(_("Imported: %(n)d of %(total)d rounds. This game has its own new links.",
-                    n=len(game.rounds), total=game.preset.round_count))
+            flash(
+                _(
+                    "Imported: %(n)d of %(total)d rounds. This game has its own new links.",
+                    n=len(game.rounds),
+                    total=game.preset.round_count,
+                )
+            )
             return redirect(url_for("games.scorer", token=stored.edit_token), 303)
     return home(import_form=form, status=422)
 

@@ -18,13 +18,14 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from jinja2_fragments.flask import render_block
 
-from .. import htmx, labels, services
+from .. import labels, services
 from ..forms import ButtonForm, ImportPresetForm, PresetForm
 from ..i18n import error_text
 from ..scoring import BUILTIN, Preset, ScoringError, preset_to_dict
 from ..scoring.contracts import VALUE_FIELDS, parse_contract
 from ..scoring.presets import DECKS
 from ..services import StoredPreset
+from ..web import htmx
 from ..web.device import address_key, device_id
 from ..web.limits import PRESET_SAVES, limit
 from ..web.loaders import preset_to_edit, preset_to_read
@@ -36,11 +37,11 @@ EDITOR = "presets/edit.html"
 
 def totals(preset: Preset) -> dict[str, Any]:
     """Each contract's total and one declarer's run (points), as the engine computes them."""
-    return {"contracts": [(c.id, c.total(preset.deck)) for c in preset.contracts],
-            "run": preset.run_total()}
+    return {"contracts": [(c.id, c.total(preset.deck)) for c in preset.contracts], "run": preset.run_total()}
 
 
 # -- the editor -------------------------------------------------------------------------------
+
 
 def editor_totals(form: PresetForm) -> dict[str, Any]:
     """The totals the editor shows for what was typed: ``rows`` maps each switched-on
@@ -59,11 +60,15 @@ def editor_totals(form: PresetForm) -> dict[str, Any]:
     return {"rows": rows, "run": run}
 
 
-def render_editor(form: PresetForm, stored: StoredPreset | None, status: int = 200,
-                  blocks: list[str] | None = None, **extra: Any) -> Response:
+def render_editor(
+    form: PresetForm, stored: StoredPreset | None, status: int = 200, blocks: list[str] | None = None, **extra: Any
+) -> Response:
     """The editor page (for htmx: only ``blocks`` of it)."""
     context = {
-        "form": form, "stored": stored, "totals": editor_totals(form), "value_fields": VALUE_FIELDS,
+        "form": form,
+        "stored": stored,
+        "totals": editor_totals(form),
+        "value_fields": VALUE_FIELDS,
         "action": url_for("presets.edit", preset_id=stored.public_id) if stored else url_for("presets.new"),
         **extra,
     }
@@ -91,8 +96,7 @@ def handle_editor(stored: StoredPreset | None) -> ResponseReturnValue:
             services.check_notes(form.notes.data, "notes")
             return render_editor(form, stored, checked=True)
         if stored is None:
-            stored = services.create_preset(obj, form.notes.data, device_id(create=True),
-                                            creator_address=address_key())
+            stored = services.create_preset(obj, form.notes.data, device_id(create=True), creator_address=address_key())
             flash(_("Saved “%(name)s”. It is offered when you start a new game.", name=stored.name))
         else:
             services.update_preset(stored, obj, form.notes.data)
@@ -124,6 +128,7 @@ def preview():
 
 
 # -- pages ------------------------------------------------------------------------------------
+
 
 @bp.get("")
 def index():
@@ -158,9 +163,15 @@ def show(preset_id: str):
     preset, stored = preset_to_read(preset_id)
     owner = stored is not None and services.owns_preset(stored, device_id())
     notes = stored.notes if stored else None
-    return render_template("presets/show.html", preset=preset, stored=stored, owner=owner,
-                           notes=notes, house_notes=labels.preset_notes(preset.id) if stored is None else [],
-                           totals=totals(preset))
+    return render_template(
+        "presets/show.html",
+        preset=preset,
+        stored=stored,
+        owner=owner,
+        notes=notes,
+        house_notes=labels.preset_notes(preset.id) if stored is None else [],
+        totals=totals(preset),
+    )
 
 
 @bp.route("/<preset_id>/edit", methods=["GET", "POST"])
@@ -217,8 +228,9 @@ def import_():
     if form.validate_on_submit():
         try:
             obj = form.preset_json()
-            stored = services.create_preset(obj, "", device_id(create=True), path="preset",
-                                            creator_address=address_key())
+            stored = services.create_preset(
+                obj, "", device_id(create=True), path="preset", creator_address=address_key()
+            )
         except ValueError as exc:
             if isinstance(exc, ScoringError):
                 form.text.errors = [f"{exc.path}: {error_text(exc)}" if exc.path != "preset" else error_text(exc)]

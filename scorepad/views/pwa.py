@@ -35,11 +35,22 @@ HTMX = "vendor/htmx-2.0.11.min.js"
 #: The scorer's offline support (static/js/offline/), in the order they run: store.js first.
 OFFLINE_JS = tuple(f"js/offline/{name}.js" for name in ("store", "drafts", "card", "outbox", "main"))
 #: Static files the service worker stores when it installs, so pages render offline.
-PRECACHE = ("css/app.css", "js/app.js", "js/pwa.js", HTMX,
-            "icons/icon-192.png", "icons/favicon-32.png",
-            # the game page's own files: a game page reloaded offline still enters rounds
-            # and shows the ones waiting to send
-            "css/entry.css", "js/entry.js", "css/offline.css", *OFFLINE_JS, "css/board.css", "js/board.js")
+PRECACHE = (
+    "css/app.css",
+    "js/app.js",
+    "js/pwa.js",
+    HTMX,
+    "icons/icon-192.png",
+    "icons/favicon-32.png",
+    # the game page's own files: a game page reloaded offline still enters rounds
+    # and shows the ones waiting to send
+    "css/entry.css",
+    "js/entry.js",
+    "css/offline.css",
+    *OFFLINE_JS,
+    "css/board.css",
+    "js/board.js",
+)
 #: Files sent as one (a page's ``bundle``): the game page's CSS in one file and its JS in
 #: another, so its first load makes two requests rather than eleven (each response carries
 #: ~350 bytes of headers) and each is compressed as a whole. The scorer's page loads
@@ -72,8 +83,14 @@ def _environment(app: Flask) -> Environment:
     # a bundle whose list of files changed is built again although none of its files did.
     cache = static / BUILT / ".webassets-cache"
     cache.mkdir(parents=True, exist_ok=True)
-    env = Environment(directory=str(static), url=app.static_url_path, versions="hash", cache=str(cache),
-                      manifest=f"json:{static / BUILT / 'manifest.json'}", auto_build=app.debug or app.testing)
+    env = Environment(
+        directory=str(static),
+        url=app.static_url_path,
+        versions="hash",
+        cache=str(cache),
+        manifest=f"json:{static / BUILT / 'manifest.json'}",
+        auto_build=app.debug or app.testing,
+    )
     for name, files in BUNDLES.items():
         stem, ext = name.rsplit(".", 1)
         env.register(name, _bundle(files, f"{BUILT}/{stem}.%(version)s.{ext}"))
@@ -133,8 +150,10 @@ def _unindented_loader(app: Flask) -> BaseLoader | None:
     def load(name: str) -> tuple[str, str | None, object]:
         source, path, uptodate = files.get_source(app.jinja_env, name)
         if name.endswith(".html") and "<pre" not in source and "<textarea" not in source:
-            source = "".join(INDENTATION.sub("\n", value) if token == "data" else value
-                             for _, token, value in app.jinja_env.lex(source, name, path))
+            source = "".join(
+                INDENTATION.sub("\n", value) if token == "data" else value
+                for _, token, value in app.jinja_env.lex(source, name, path)
+            )
         return source, path, uptodate
 
     return FunctionLoader(load)  # type: ignore[arg-type]
@@ -146,14 +165,21 @@ def serve_static(state: BlueprintSetupState) -> None:
     year, the others for a minute; in debug or testing, files changed on disk are seen. HTML
     templates load without their indentation (:func:`_unindented_loader`)."""
     app = cast(Flask, state.app)
-    app.jinja_loader = _unindented_loader(app)  # type: ignore[method-assign]
+    app.jinja_loader = _unindented_loader(app)
     env = _environment(app)
     build(env)
     app.extensions["webassets"] = env
     refresh = app.debug or app.testing
     app.wsgi_app = WhiteNoise(  # type: ignore[method-assign]
-        app.wsgi_app, root=app.static_folder, prefix=app.static_url_path, autorefresh=refresh, max_age=60,
-        allow_all_origins=False, immutable_file_test=IMMUTABLE, add_headers_function=_static_headers)
+        app.wsgi_app,
+        root=app.static_folder,
+        prefix=app.static_url_path,
+        autorefresh=refresh,
+        max_age=60,
+        allow_all_origins=False,
+        immutable_file_test=IMMUTABLE,
+        add_headers_function=_static_headers,
+    )
 
 
 def built_path(name: str) -> str | None:
@@ -165,7 +191,7 @@ def built_path(name: str) -> str | None:
     if env.auto_build:
         build(env, [env[name]])  # debug, testing: a source may have changed since the last request
     url = env[name].urls()[0]
-    return url[len(current_app.static_url_path or "") + 1:]
+    return url[len(current_app.static_url_path or "") + 1 :]
 
 
 @bp.app_url_defaults
@@ -206,8 +232,12 @@ def manifest():
         "icons": [
             {"src": url_for("static", filename="icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
             {"src": url_for("static", filename="icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
-            {"src": url_for("static", filename="icons/icon-maskable-512.png"), "sizes": "512x512",
-             "type": "image/png", "purpose": "maskable"},
+            {
+                "src": url_for("static", filename="icons/icon-maskable-512.png"),
+                "sizes": "512x512",
+                "type": "image/png",
+                "purpose": "maskable",
+            },
         ],
     }
     response = jsonify(body)
@@ -219,9 +249,9 @@ def manifest():
 def service_worker():
     """The service worker, from the root so its scope is the whole site; never cached
     by the browser (``Cache-Control: no-cache``), so a new version is seen at once."""
-    body = render_template("pwa/sw.js", version=cache_version(),
-                           precache=precache_urls(),
-                           offline=url_for("pwa.offline"))
+    body = render_template(
+        "pwa/sw.js", version=cache_version(), precache=precache_urls(), offline=url_for("pwa.offline")
+    )
     response = make_response(body)
     response.mimetype = "text/javascript"
     response.headers["Cache-Control"] = "no-cache"

@@ -12,13 +12,14 @@ from typing import Any
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from .. import htmx, labels, services
+from .. import labels, services
 from ..forms import RoundForm, UndoForm
 from ..i18n import engine_text, error_text
 from ..pages.rounds import edit_page, free_of, preview_fragment, round_page, settlement_of
 from ..scoring import Game, MissingPart, ScoringError, parse_round, score
 from ..scoring.game import declarer_of
 from ..services import StoredGame  # the stored game's type only: views reach the tables through services
+from ..web import htmx
 from ..web.loaders import any_game, game_to_edit
 from .games import SCORER_BLOCKS, scorer_context
 
@@ -98,8 +99,11 @@ def create(token: str):
         # No form to put the message in: the contract itself was refused.
         message = " ".join(form.group_errors.get("contract", []))
         if not message and contract in game.preset.contract_ids:
-            message = _("%(name)s has already declared %(contract)s; choose another contract.",
-                        name=game.players[upcoming.seats.declarer], contract=labels.contract_name(contract))
+            message = _(
+                "%(name)s has already declared %(contract)s; choose another contract.",
+                name=game.players[upcoming.seats.declarer],
+                contract=labels.contract_name(contract),
+            )
         message = message or _("Choose the contract again.")
     return game_page(stored, token, 422, form=form, contract=contract, message=message)
 
@@ -182,8 +186,9 @@ def show(token: str, number: int):
     pair that doubled, and its result."""
     stored, can_edit = any_game(token)
     game = round_at(stored, number)
-    return render_template("rounds/show.html", stored=stored, token=token, can_edit=can_edit,
-                           **round_page(game, number))
+    return render_template(
+        "rounds/show.html", stored=stored, token=token, can_edit=can_edit, **round_page(game, number)
+    )
 
 
 @bp.post("/<int:number>/preview")
@@ -205,11 +210,20 @@ def edit_preview(token: str, number: int):
     return render_edit(stored, token, game, number, form, form.contract.data, preview=result)
 
 
-def render_edit(stored: StoredGame, token: str, game: Game, number: int, form: RoundForm, contract: str,
-                status: int = 200, preview: dict[str, Any] | None = None):
+def render_edit(
+    stored: StoredGame,
+    token: str,
+    game: Game,
+    number: int,
+    form: RoundForm,
+    contract: str,
+    status: int = 200,
+    preview: dict[str, Any] | None = None,
+):
     """The edit page of round ``number`` shown as ``contract``."""
-    return render_template("rounds/edit.html", stored=stored, token=token, form=form, preview=preview,
-                           **edit_page(game, number, contract)), status
+    return render_template(
+        "rounds/edit.html", stored=stored, token=token, form=form, preview=preview, **edit_page(game, number, contract)
+    ), status
 
 
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])

@@ -26,15 +26,13 @@ from flask_babel import gettext as _
 from .. import services
 from ..pages.sheet import sheet_csv, sheet_page
 from ..scoring import export_game
-from ..web.loaders import any_game, game_to_read
 from ..services import StoredGame  # the stored game's type only: views reach the tables through services
+from ..web.loaders import any_game, game_to_read
 
 bp = Blueprint("sheet", __name__, url_prefix="/s")
 
 PAPERS = ("a4", "letter")
 MAX_PLACE = 80
-
-
 
 
 def options() -> tuple[dict[str, Any], dict[str, str]]:
@@ -65,25 +63,36 @@ def sheet_context(stored: StoredGame, blank: bool) -> dict[str, Any]:
     game = stored.to_game()
     opts, errors = options()
     page = sheet_page(game, blank, services.saved_notes(game.preset.id))
-    page.update({
-        "stored": stored,
-        "day": opts["date"] or (None if blank else stored.created_at.date()),
-        "place": opts["place"], "paper": opts["paper"],
-        "query": {k: v for k, v in (("place", opts["place"]), ("date", request.args.get("date", "")),
-                                    ("paper", opts["paper"])) if v},
-        "token": stored.view_token, "errors": errors,
-        "date_value": request.args.get("date", "") if "date" in errors else (opts["date"] or "") and opts["date"].isoformat(),
-    })
+    page.update(
+        {
+            "stored": stored,
+            "day": opts["date"] or (None if blank else stored.created_at.date()),
+            "place": opts["place"],
+            "paper": opts["paper"],
+            "query": {
+                k: v
+                for k, v in (("place", opts["place"]), ("date", request.args.get("date", "")), ("paper", opts["paper"]))
+                if v
+            },
+            "token": stored.view_token,
+            "errors": errors,
+            "date_value": request.args.get("date", "")
+            if "date" in errors
+            else (opts["date"] or "") and opts["date"].isoformat(),
+        }
+    )
     return page
 
 
 # -- pages ---------------------------------------------------------------------------------
 
+
 def _print_page(token: str, blank: bool):
     stored, can_edit = any_game(token)
     endpoint = "sheet.blank" if blank else "sheet.show"
     if can_edit:
-        return redirect(url_for(endpoint, token=stored.view_token, **request.args), 303)
+        values: dict[str, Any] = {**request.args.to_dict(), "token": stored.view_token}
+        return redirect(url_for(endpoint, **values), 303)
     context = sheet_context(stored, blank)
     status = 422 if context["errors"] else 200
     response = current_app.make_response((render_template("sheet/sheet.html", **context), status))
@@ -109,12 +118,13 @@ def static_fetcher(url: str, *args: Any, **kwargs: Any):
     prefix = (current_app.static_url_path or "/static").rstrip("/") + "/"
     if not path.startswith(prefix):
         raise ValueError(f"not fetched while printing: {url}")
-    root = Path(current_app.static_folder).resolve()
-    target = (root / path[len(prefix):]).resolve()
+    root = Path(current_app.static_folder or "").resolve()
+    target = (root / path[len(prefix) :]).resolve()
     if root not in target.parents or not target.is_file():
         raise ValueError(f"no such static file: {url}")
-    # imported here: loading pango takes a moment
-    from weasyprint.urls import URLFetcherResponse
+    # Imported here: WeasyPrint loads Debian's pango, which takes a moment and may be missing
+    # (the app still serves everything but the PDF then).
+    from weasyprint.urls import URLFetcherResponse  # noqa: PLC0415
 
     mime = "text/css" if target.suffix == ".css" else "application/octet-stream"
     return URLFetcherResponse(url, body=target.read_bytes(), headers={"Content-Type": mime})
@@ -132,7 +142,7 @@ def download_name(stored: StoredGame, suffix: str, blank: bool = False) -> str:
 @bp.get("/<token>/sheet.pdf")
 def pdf(token: str):
     """The score sheet (or ``?blank=1`` the blank sheet) as a one-page PDF."""
-    from weasyprint import HTML  # imported here: loading pango takes a moment
+    from weasyprint import HTML  # noqa: PLC0415 (loads pango: see static_fetcher)
 
     stored = game_to_read(token)
     is_blank = request.args.get("blank") == "1"
@@ -141,8 +151,12 @@ def pdf(token: str):
         return render_template("sheet/sheet.html", **context), 422
     html = render_template("sheet/sheet.html", pdf=True, **context)
     document = HTML(string=html, base_url=request.host_url, url_fetcher=static_fetcher).write_pdf()
-    return send_file(io.BytesIO(document), mimetype="application/pdf", as_attachment=True,
-                     download_name=download_name(stored, "pdf", is_blank))
+    return send_file(
+        io.BytesIO(document),
+        mimetype="application/pdf",
+        as_attachment=True,
+        download_name=download_name(stored, "pdf", is_blank),
+    )
 
 
 @bp.get("/<token>/sheet.csv")
@@ -150,8 +164,9 @@ def csv_download(token: str):
     """The sheet as CSV (UTF-8 with a byte-order mark, so Excel reads the accents right)."""
     stored = game_to_read(token)
     body = sheet_csv(stored.to_game()).encode("utf-8-sig")
-    return send_file(io.BytesIO(body), mimetype="text/csv", as_attachment=True,
-                     download_name=download_name(stored, "csv"), max_age=0)
+    return send_file(
+        io.BytesIO(body), mimetype="text/csv", as_attachment=True, download_name=download_name(stored, "csv"), max_age=0
+    )
 
 
 @bp.get("/<token>/game.json")
@@ -159,6 +174,11 @@ def export(token: str):
     """The game document with every result and the standings (game-format.md export)."""
     stored = game_to_read(token)
     body = json.dumps(export_game(stored.to_game()), ensure_ascii=False, indent=2).encode()
-    response: Response = send_file(io.BytesIO(body), mimetype="application/json", as_attachment=True,
-                                   download_name=download_name(stored, "json"), max_age=0)
+    response: Response = send_file(
+        io.BytesIO(body),
+        mimetype="application/json",
+        as_attachment=True,
+        download_name=download_name(stored, "json"),
+        max_age=0,
+    )
     return response

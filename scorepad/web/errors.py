@@ -29,8 +29,9 @@ def wants_json() -> bool:
     return request.accept_mimetypes.best_match(["text/html", "application/json"]) == "application/json"
 
 
-def error_response(code: int, description: str, *, name: str | None = None, path: str | None = None,
-                   retry_after: int | None = None) -> Response:
+def error_response(
+    code: int, description: str, *, name: str | None = None, path: str | None = None, retry_after: int | None = None
+) -> Response:
     """An error answer with status ``code``: ``{"error": description, "path": path}`` as JSON
     (see :func:`wants_json`), else the error page titled ``name`` (the status's stock name by
     default; stock English texts are translated, anything else is shown as given).

@@ -50,12 +50,20 @@ def games_exceeded() -> str | None:
     window = config["LIMIT_WINDOW"]
     device = device_id()
     if device and services.games_started(window, device=device) >= config["MAX_GAMES_PER_DEVICE"]:
-        return _("This device has started %(n)d games in the last %(hours)d hours, the most allowed; "
-                 "finish or reuse one of them, or try again later.", n=config["MAX_GAMES_PER_DEVICE"], hours=_hours())
+        return _(
+            "This device has started %(n)d games in the last %(hours)d hours, the most allowed; "
+            "finish or reuse one of them, or try again later.",
+            n=config["MAX_GAMES_PER_DEVICE"],
+            hours=_hours(),
+        )
     address = address_key()
     if address and services.games_started(window, address=address) >= config["MAX_GAMES_PER_ADDRESS"]:
-        return _("%(n)d games were started from this network in the last %(hours)d hours, the most allowed; "
-                 "try again later.", n=config["MAX_GAMES_PER_ADDRESS"], hours=_hours())
+        return _(
+            "%(n)d games were started from this network in the last %(hours)d hours, the most allowed; "
+            "try again later.",
+            n=config["MAX_GAMES_PER_ADDRESS"],
+            hours=_hours(),
+        )
     return None
 
 
@@ -66,16 +74,22 @@ def presets_exceeded() -> str | None:
     config = current_app.config
     device = client_device()
     if device and services.presets_kept(device) >= config["MAX_PRESETS_PER_DEVICE"]:
-        return ngettext("This device keeps %(num)d saved preset, the most allowed; delete it if you no longer "
-                        "use it, then save again.",
-                        "This device keeps %(num)d saved presets, the most allowed; delete one you no longer use, "
-                        "then save again.", config["MAX_PRESETS_PER_DEVICE"])
+        return ngettext(
+            "This device keeps %(num)d saved preset, the most allowed; delete it if you no longer "
+            "use it, then save again.",
+            "This device keeps %(num)d saved presets, the most allowed; delete one you no longer use, then save again.",
+            config["MAX_PRESETS_PER_DEVICE"],
+        )
     address = address_key()
     if address and services.presets_saved(address, config["LIMIT_WINDOW"]) >= config["MAX_PRESETS_PER_ADDRESS"]:
-        return ngettext("%(num)d preset was saved from this network in the last %(hours)d hours, the most "
-                        "allowed; try again later.",
-                        "%(num)d presets were saved from this network in the last %(hours)d hours, the most "
-                        "allowed; try again later.", config["MAX_PRESETS_PER_ADDRESS"], hours=_hours())
+        return ngettext(
+            "%(num)d preset was saved from this network in the last %(hours)d hours, the most "
+            "allowed; try again later.",
+            "%(num)d presets were saved from this network in the last %(hours)d hours, the most "
+            "allowed; try again later.",
+            config["MAX_PRESETS_PER_ADDRESS"],
+            hours=_hours(),
+        )
     return None
 
 
@@ -96,8 +110,11 @@ def limit(which: Limit, refuse: Callable[[str], ResponseReturnValue | None] | No
             if request.method == "POST":
                 message = which.exceeded()
                 if message is not None:
-                    answer = refuse(message) if refuse else error_response(
-                        429, message, name=str(which.title), retry_after=RETRY_AFTER)
+                    answer = (
+                        refuse(message)
+                        if refuse
+                        else error_response(429, message, name=str(which.title), retry_after=RETRY_AFTER)
+                    )
                     if answer is not None:
                         return answer
             return view(*args, **kwargs)

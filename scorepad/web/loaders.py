@@ -24,6 +24,7 @@ from .errors import error_response
 
 # -- games, by a token in the page's URL ------------------------------------------------------
 
+
 def any_game(token: str) -> tuple[StoredGame, bool]:
     """The game of an edit or view token and whether it may be changed (True for the edit
     token); 404 otherwise."""
@@ -55,6 +56,7 @@ def game_to_view(token: str) -> StoredGame:
 
 
 # -- the JSON API ---------------------------------------------------------------------------------
+
 
 def bearer_token(what: str) -> str:
     """The token of the request's ``Authorization: Bearer <token>`` header; 401 naming
@@ -89,6 +91,7 @@ def api_preset_to_write(preset_id: str) -> StoredPreset:
 
 
 # -- presets, by their id -----------------------------------------------------------------------
+
 
 def saved_preset(preset_id: str, missing: str | None = None) -> StoredPreset:
     """The saved preset with this id; 404 (saying ``missing``, else the stock text) for none."""

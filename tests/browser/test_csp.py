@@ -18,7 +18,8 @@ CSP_WORDS = ("Content Security Policy", "Content-Security-Policy", "Refused to")
 LISTEN = """
 window.__csp = [];
 document.addEventListener("securitypolicyviolation", function (e) {
-  window.__csp.push(e.violatedDirective + " " + (e.blockedURI || "inline") + " " + (e.sourceFile || "") + ":" + e.lineNumber);
+  window.__csp.push(e.violatedDirective + " " + (e.blockedURI || "inline") + " "
+                    + (e.sourceFile || "") + ":" + e.lineNumber);
 });
 """
 
@@ -36,9 +37,20 @@ def tokens(app):
 
 def page_paths(edit: str, view: str) -> list[str]:
     return [
-        "/", "/games/new", f"/g/{edit}", f"/g/{edit}/rounds/new?contract=domino",
-        f"/g/{edit}/rounds/new?contract=trumps", f"/g/{edit}/rounds/1", f"/g/{edit}/rounds/2/edit",
-        f"/g/{view}", "/presets", "/presets/new", f"/b/{view}", f"/b/{view}/screen", f"/s/{view}", "/offline",
+        "/",
+        "/games/new",
+        f"/g/{edit}",
+        f"/g/{edit}/rounds/new?contract=domino",
+        f"/g/{edit}/rounds/new?contract=trumps",
+        f"/g/{edit}/rounds/1",
+        f"/g/{edit}/rounds/2/edit",
+        f"/g/{view}",
+        "/presets",
+        "/presets/new",
+        f"/b/{view}",
+        f"/b/{view}/screen",
+        f"/s/{view}",
+        "/offline",
     ]
 
 

@@ -37,7 +37,9 @@ def enter_no_last_two(page: Page):
 def rounds_of(app, game_id: int) -> list[dict]:
     """What the server stored: each round's number, contract, outcome and doubles."""
     with app.app_context():
-        rows = db.session.scalars(select(StoredRound).where(StoredRound.game_id == game_id).order_by(StoredRound.number))
+        rows = db.session.scalars(
+            select(StoredRound).where(StoredRound.game_id == game_id).order_by(StoredRound.number)
+        )
         return [{"number": r.number, "contract": r.contract, "outcome": r.outcome, "doubles": r.doubles} for r in rows]
 
 
@@ -127,7 +129,9 @@ def test_a_save_whose_answer_was_lost_is_not_stored_twice(app, live_server, phon
     game_id, token = start(app, live_server, page)
     form = enter_no_last_two(page)
     posts = []
-    page.on("request", lambda r: posts.append(r.post_data) if r.method == "POST" and r.url.endswith("/rounds") else None)
+    page.on(
+        "request", lambda r: posts.append(r.post_data) if r.method == "POST" and r.url.endswith("/rounds") else None
+    )
 
     def lose_the_answer(route):
         route.fetch()  # the server stores the round...
@@ -192,8 +196,9 @@ def wait_offline_then_conflict(app, network, live_server, page: Page) -> int:
     return game_id
 
 
-def test_a_waiting_round_the_game_moved_past_is_shown_and_saved_as_the_next(app, network, live_server, phone,
-                                                                           screenshot_dir):
+def test_a_waiting_round_the_game_moved_past_is_shown_and_saved_as_the_next(
+    app, network, live_server, phone, screenshot_dir
+):
     page = phone
     game_id = wait_offline_then_conflict(app, network, live_server, page)
     item = page.locator("#outbox .outbox-item")

@@ -10,8 +10,13 @@ from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 def persistent(playwright, tmp_path):
     """A persistent Chromium profile: an incognito context always reports "in-incognito"."""
     context = playwright.chromium.launch_persistent_context(
-        str(tmp_path / "profile"), executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        str(tmp_path / "profile"),
+        executable_path=CHROMIUM,
+        args=CHROMIUM_ARGS,
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
+    )
     yield context
     context.close()
 

@@ -21,7 +21,11 @@ def load(path):
 
 def test_the_four_examples_are_present():
     assert [p.name for p in EXAMPLES] == [
-        "brader-32-card.json", "french-classic.json", "house-rules.json", "tournament-full.json"]
+        "brader-32-card.json",
+        "french-classic.json",
+        "house-rules.json",
+        "tournament-full.json",
+    ]
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
@@ -31,7 +35,7 @@ def test_every_round_of_the_example_scores_as_expected(path):
     got = [{"number": r["number"], "declarer": r["declarer"], "result": r["result"]} for r in exported["rounds"]]
     expected = example["expected"]["rounds"]
     assert len(got) == len(expected) == len(example["game"]["rounds"])
-    for mine, theirs in zip(got, expected):
+    for mine, theirs in zip(got, expected, strict=True):
         assert mine == theirs, f"round {theirs['number']}"
 
 

@@ -19,35 +19,62 @@ TOURNAMENT_CONTRACTS = [
     {"id": "domino", "places": [45, 20, 5, -5]},
 ]
 TOURNAMENT = {
-    "id": "tournament", "name": "Tournament Barbu", "deck": 52, "chooser": "declarer",
-    "rotation": "run", "contracts": TOURNAMENT_CONTRACTS,
-    "doubling": {"enabled": True, "target": "any", "auto_redouble": False,
-                 "single": 1, "mutual": 2, "quota": 2, "quota_penalty": 0},
-    "undoubled_negative": "play", "default_players": [],
+    "id": "tournament",
+    "name": "Tournament Barbu",
+    "deck": 52,
+    "chooser": "declarer",
+    "rotation": "run",
+    "contracts": TOURNAMENT_CONTRACTS,
+    "doubling": {
+        "enabled": True,
+        "target": "any",
+        "auto_redouble": False,
+        "single": 1,
+        "mutual": 2,
+        "quota": 2,
+        "quota_penalty": 0,
+    },
+    "undoubled_negative": "play",
+    "default_players": [],
 }
 HOUSE = {
-    "id": "house", "name": "House rules", "deck": 32, "chooser": "dealer", "rotation": "round",
+    "id": "house",
+    "name": "House rules",
+    "deck": 32,
+    "chooser": "dealer",
+    "rotation": "round",
     "contracts": TOURNAMENT_CONTRACTS + [{"id": "ravage-city", "penalty": -24}],
-    "doubling": {"enabled": True, "target": "declarer", "auto_redouble": True,
-                 "single": 2, "mutual": 4, "quota": 3, "quota_penalty": 5},
-    "undoubled_negative": "split", "default_players": ["Anne", "Beth", "Cath", "Diana"],
+    "doubling": {
+        "enabled": True,
+        "target": "declarer",
+        "auto_redouble": True,
+        "single": 2,
+        "mutual": 4,
+        "quota": 3,
+        "quota_penalty": 5,
+    },
+    "undoubled_negative": "split",
+    "default_players": ["Anne", "Beth", "Cath", "Diana"],
 }
 
 
 def test_builtin_tournament_preset_is_the_published_form():
     preset = BUILTIN["tournament"]
     assert preset_to_dict(preset) == TOURNAMENT
-    assert preset.round_count == 28   # 4 × 7
-    assert preset.tricks == 13        # 52 ÷ 4
-    assert preset.run_total() == 0    # −130 + 130
+    assert preset.round_count == 28  # 4 × 7
+    assert preset.tricks == 13  # 52 ÷ 4
+    assert preset.run_total() == 0  # −130 + 130
 
 
-@pytest.mark.parametrize("contracts, rounds", [
-    (TOURNAMENT_CONTRACTS[:5] + TOURNAMENT_CONTRACTS[6:], 24),  # six, without Trumps
-    (TOURNAMENT_CONTRACTS, 28),
-    (TOURNAMENT_CONTRACTS + [{"id": "ravage-city", "penalty": -36}], 32),
-    (TOURNAMENT_CONTRACTS[:1], 4),
-])
+@pytest.mark.parametrize(
+    "contracts, rounds",
+    [
+        (TOURNAMENT_CONTRACTS[:5] + TOURNAMENT_CONTRACTS[6:], 24),  # six, without Trumps
+        (TOURNAMENT_CONTRACTS, 28),
+        (TOURNAMENT_CONTRACTS + [{"id": "ravage-city", "penalty": -36}], 32),
+        (TOURNAMENT_CONTRACTS[:1], 4),
+    ],
+)
 def test_a_game_has_four_rounds_per_contract(contracts, rounds):
     assert parse_preset({"id": "p", "contracts": contracts}).round_count == rounds
 
@@ -58,21 +85,37 @@ def test_32_card_deck_has_8_tricks():
 
 def test_run_total_of_an_unbalanced_preset_is_its_block_total():
     # Brader on 32 cards: −40 −60 −30 −40 −25 +40 +40 −36 = −151
-    preset = parse_preset({"id": "b", "deck": 32, "contracts": [
-        {"id": "no-tricks", "per_trick": -5}, {"id": "no-queens", "per_queen": -15},
-        {"id": "no-last-two", "penultimate": -10, "last": -20},
-        {"id": "no-hearts", "per_heart": -4, "ace": -12}, {"id": "no-king-of-hearts", "king": -25},
-        {"id": "trumps", "per_trick": 5}, {"id": "domino", "places": [40, 20, 0, -20]},
-        {"id": "ravage-city", "penalty": -36}]})
+    preset = parse_preset(
+        {
+            "id": "b",
+            "deck": 32,
+            "contracts": [
+                {"id": "no-tricks", "per_trick": -5},
+                {"id": "no-queens", "per_queen": -15},
+                {"id": "no-last-two", "penultimate": -10, "last": -20},
+                {"id": "no-hearts", "per_heart": -4, "ace": -12},
+                {"id": "no-king-of-hearts", "king": -25},
+                {"id": "trumps", "per_trick": 5},
+                {"id": "domino", "places": [40, 20, 0, -20]},
+                {"id": "ravage-city", "penalty": -36},
+            ],
+        }
+    )
     assert preset.run_total() == -151
 
 
 def test_missing_preset_settings_take_the_tournament_values():
     preset = parse_preset({"id": "mine", "contracts": [{"id": "trumps", "per_trick": 5}]})
     assert (preset.name, preset.deck, preset.chooser, preset.rotation, preset.undoubled_negative) == (
-        "mine", 52, "declarer", "run", "play")
-    assert preset.doubling == Doubling(enabled=True, target="any", auto_redouble=False,
-                                       single=1, mutual=2, quota=2, quota_penalty=0)
+        "mine",
+        52,
+        "declarer",
+        "run",
+        "play",
+    )
+    assert preset.doubling == Doubling(
+        enabled=True, target="any", auto_redouble=False, single=1, mutual=2, quota=2, quota_penalty=0
+    )
     assert preset.default_players == ()
 
 
@@ -111,45 +154,58 @@ def with_doubling(**changes):
     return obj
 
 
-@pytest.mark.parametrize("obj, path, fragment", [
-    ("tournament-ish", "preset", "must be an object"),
-    (with_(colour="red"), "preset.colour", "unknown preset setting"),
-    (with_(id=""), "preset.id", "non-empty"),
-    (with_(id=None), "preset.id", "non-empty"),
-    (with_(id="x" * 61), "preset.id", "longer than 60"),
-    (with_(name="   "), "preset.name", "non-empty"),
-    (with_(deck=40), "preset.deck", "52 or 32 cards"),
-    (with_(deck="52"), "preset.deck", "52 or 32 cards"),
-    (with_(deck=52.0), "preset.deck", "52 or 32 cards"),
-    (with_(contracts=[]), "preset.contracts", "at least one contract"),
-    (with_(contracts=None), "preset.contracts", "at least one contract"),
-    (with_(contracts=TOURNAMENT_CONTRACTS + [{"id": "ravage-city", "penalty": -36},
-                                             {"id": "salade", "per_trick": -2}, TOURNAMENT_CONTRACTS[0]]),
-     "preset.contracts", "at most 9 contracts"),
-    (with_(contracts=[TOURNAMENT_CONTRACTS[0], TOURNAMENT_CONTRACTS[1], {"id": "no-tricks", "per_trick": -5}]),
-     "preset.contracts[2].id", "no-tricks is listed twice"),
-    (with_(contracts=[{"id": "ravage-city", "penalty": -30}]), "preset.contracts[0].penalty", "divisible by 12"),
-    (with_(contracts=[{"id": "no-tricks", "per_trick": -1.5}]), "preset.contracts[0].per_trick", "whole number"),
-    (with_(contracts=TOURNAMENT_CONTRACTS[:6] + [{"id": "domino", "places": [45, 20, 5]}]),
-     "preset.contracts[6].places", "all four places"),
-    (with_(contracts=[{"id": "hearts-and-spades", "per_heart": -2}]), "preset.contracts[0].id", "unknown contract"),
-    (with_(chooser="winner"), "preset.chooser", "declarer, dealer, fixed"),
-    (with_(rotation="left"), "preset.rotation", "run, round"),
-    (with_(undoubled_negative="skip"), "preset.undoubled_negative", "play, split"),
-    (with_(undoubled_negative="split", doubling={"enabled": False}), "preset.undoubled_negative",
-     "never played"),
-    (with_(doubling=[]), "preset.doubling", "must be an object"),
-    (with_doubling(kontra=True), "preset.doubling.kontra", "unknown doubling setting"),
-    (with_doubling(enabled="yes"), "preset.doubling.enabled", "true or false"),
-    (with_doubling(auto_redouble=1), "preset.doubling.auto_redouble", "true or false"),
-    (with_doubling(target="everyone"), "preset.doubling.target", "any, declarer"),
-    (with_doubling(single=-1), "preset.doubling.single", "at least 0"),
-    (with_doubling(mutual=2.5), "preset.doubling.mutual", "whole number"),
-    (with_doubling(quota="2"), "preset.doubling.quota", "whole number"),
-    (with_doubling(quota_penalty=-5), "preset.doubling.quota_penalty", "at least 0"),
-    (with_(default_players=["Anne", "Beth", "Cath"]), "preset.default_players", "four default players or none"),
-    (with_(default_players=["Anne", "Beth", " ", "Diana"]), "preset.default_players[2]", "non-empty"),
-])
+@pytest.mark.parametrize(
+    "obj, path, fragment",
+    [
+        ("tournament-ish", "preset", "must be an object"),
+        (with_(colour="red"), "preset.colour", "unknown preset setting"),
+        (with_(id=""), "preset.id", "non-empty"),
+        (with_(id=None), "preset.id", "non-empty"),
+        (with_(id="x" * 61), "preset.id", "longer than 60"),
+        (with_(name="   "), "preset.name", "non-empty"),
+        (with_(deck=40), "preset.deck", "52 or 32 cards"),
+        (with_(deck="52"), "preset.deck", "52 or 32 cards"),
+        (with_(deck=52.0), "preset.deck", "52 or 32 cards"),
+        (with_(contracts=[]), "preset.contracts", "at least one contract"),
+        (with_(contracts=None), "preset.contracts", "at least one contract"),
+        (
+            with_(
+                contracts=TOURNAMENT_CONTRACTS
+                + [{"id": "ravage-city", "penalty": -36}, {"id": "salade", "per_trick": -2}, TOURNAMENT_CONTRACTS[0]]
+            ),
+            "preset.contracts",
+            "at most 9 contracts",
+        ),
+        (
+            with_(contracts=[TOURNAMENT_CONTRACTS[0], TOURNAMENT_CONTRACTS[1], {"id": "no-tricks", "per_trick": -5}]),
+            "preset.contracts[2].id",
+            "no-tricks is listed twice",
+        ),
+        (with_(contracts=[{"id": "ravage-city", "penalty": -30}]), "preset.contracts[0].penalty", "divisible by 12"),
+        (with_(contracts=[{"id": "no-tricks", "per_trick": -1.5}]), "preset.contracts[0].per_trick", "whole number"),
+        (
+            with_(contracts=TOURNAMENT_CONTRACTS[:6] + [{"id": "domino", "places": [45, 20, 5]}]),
+            "preset.contracts[6].places",
+            "all four places",
+        ),
+        (with_(contracts=[{"id": "hearts-and-spades", "per_heart": -2}]), "preset.contracts[0].id", "unknown contract"),
+        (with_(chooser="winner"), "preset.chooser", "declarer, dealer, fixed"),
+        (with_(rotation="left"), "preset.rotation", "run, round"),
+        (with_(undoubled_negative="skip"), "preset.undoubled_negative", "play, split"),
+        (with_(undoubled_negative="split", doubling={"enabled": False}), "preset.undoubled_negative", "never played"),
+        (with_(doubling=[]), "preset.doubling", "must be an object"),
+        (with_doubling(kontra=True), "preset.doubling.kontra", "unknown doubling setting"),
+        (with_doubling(enabled="yes"), "preset.doubling.enabled", "true or false"),
+        (with_doubling(auto_redouble=1), "preset.doubling.auto_redouble", "true or false"),
+        (with_doubling(target="everyone"), "preset.doubling.target", "any, declarer"),
+        (with_doubling(single=-1), "preset.doubling.single", "at least 0"),
+        (with_doubling(mutual=2.5), "preset.doubling.mutual", "whole number"),
+        (with_doubling(quota="2"), "preset.doubling.quota", "whole number"),
+        (with_doubling(quota_penalty=-5), "preset.doubling.quota_penalty", "at least 0"),
+        (with_(default_players=["Anne", "Beth", "Cath"]), "preset.default_players", "four default players or none"),
+        (with_(default_players=["Anne", "Beth", " ", "Diana"]), "preset.default_players[2]", "non-empty"),
+    ],
+)
 def test_an_invalid_preset_is_refused_naming_the_setting(obj, path, fragment):
     with pytest.raises(ScoringError) as err:
         parse_preset(obj, "preset")
@@ -179,21 +235,49 @@ def test_a_whole_preset_object_is_parsed():
 
 # Contract totals worked out by hand from barbu-rules.md ("Variants"): e.g. Brader's
 # No Hearts is 12 hearts × −4 + the ace −12 = −60; on 32 cards No Tricks is 8 × −2 = −16.
-TOURNAMENT_TOTALS = {"no-tricks": -26, "no-queens": -24, "no-last-two": -30, "no-hearts": -30,
-                     "no-king-of-hearts": -20, "trumps": 65, "domino": 65}
+TOURNAMENT_TOTALS = {
+    "no-tricks": -26,
+    "no-queens": -24,
+    "no-last-two": -30,
+    "no-hearts": -30,
+    "no-king-of-hearts": -20,
+    "trumps": 65,
+    "domino": 65,
+}
 BUILTIN_TOTALS = {
     "tournament": (28, TOURNAMENT_TOTALS),
     "ravage-city": (32, {**TOURNAMENT_TOTALS, "ravage-city": -36}),
     "ravage-city-24": (32, {**TOURNAMENT_TOTALS, "ravage-city": -24}),
-    "brader": (32, {"no-tricks": -65, "no-queens": -60, "no-last-two": -30, "no-hearts": -60,
-                    "no-king-of-hearts": -25, "trumps": 65, "domino": 40, "ravage-city": -36}),
+    "brader": (
+        32,
+        {
+            "no-tricks": -65,
+            "no-queens": -60,
+            "no-last-two": -30,
+            "no-hearts": -60,
+            "no-king-of-hearts": -25,
+            "trumps": 65,
+            "domino": 40,
+            "ravage-city": -36,
+        },
+    ),
     "kh15-domino40": (28, {**TOURNAMENT_TOTALS, "no-king-of-hearts": -15, "domino": 60}),
     "domino30-kh15": (28, {**TOURNAMENT_TOTALS, "no-king-of-hearts": -15, "domino": 60}),
     "dealer-chooses": (28, TOURNAMENT_TOTALS),
     "declarer-doubles-only": (28, TOURNAMENT_TOTALS),
     "undoubled-not-played": (28, TOURNAMENT_TOTALS),
-    "french-classic": (28, {"no-tricks": -26, "no-hearts": -30, "no-queens": -24, "no-king-of-hearts": -20,
-                            "no-last-two": -30, "salade": -130, "domino": 65}),
+    "french-classic": (
+        28,
+        {
+            "no-tricks": -26,
+            "no-hearts": -30,
+            "no-queens": -24,
+            "no-king-of-hearts": -20,
+            "no-last-two": -30,
+            "salade": -130,
+            "domino": 65,
+        },
+    ),
     "french-32": (28, {**TOURNAMENT_TOTALS, "no-tricks": -16, "no-hearts": -20, "trumps": 40}),
     "no-domino": (24, {k: v for k, v in TOURNAMENT_TOTALS.items() if k != "domino"}),
     "no-trumps": (24, {k: v for k, v in TOURNAMENT_TOTALS.items() if k != "trumps"}),

@@ -5,13 +5,36 @@ check. Values worked by hand from barbu-rules.md."""
 
 import pytest
 
-from scorepad.scoring import (BUILTIN, Game, IllegalDouble, MissingPart, Round, ScheduleError, ScoringError,
-                              parse_preset, parse_round, score)
+from scorepad.scoring import (
+    BUILTIN,
+    Game,
+    IllegalDouble,
+    MissingPart,
+    Round,
+    ScheduleError,
+    ScoringError,
+    parse_preset,
+    parse_round,
+    score,
+)
 from scorepad.scoring.document import parse_replacement
 from scorepad.scoring.doubles import Doubling, double_kind, family_cells, implicit_redoubles, pair_settlements
-from scorepad.scoring.game import (contract_choices, contracts_left, declared, declared_in, declared_later,
-                                   fixed_contract, free_contracts, leaders, not_played, quota_counts,
-                                   quota_reminders, ranking, round_raw, split_applies)
+from scorepad.scoring.game import (
+    contract_choices,
+    contracts_left,
+    declared,
+    declared_in,
+    declared_later,
+    fixed_contract,
+    free_contracts,
+    leaders,
+    not_played,
+    quota_counts,
+    quota_reminders,
+    ranking,
+    round_raw,
+    split_applies,
+)
 from scorepad.scoring.presets import CONTRACT_DEFAULTS, DEFAULT_DOUBLING, doubling_to_dict, preset_to_dict
 
 TOURNAMENT = BUILTIN["tournament"]
@@ -26,6 +49,7 @@ def rnd(contract, doubles=(), outcome=None):
 
 
 # --- which contracts the declarer may choose ------------------------------------------------
+
 
 def test_the_declarer_chooses_among_every_contract_left():
     left = ("no-queens", "trumps", "domino")
@@ -43,30 +67,49 @@ def test_the_next_round_offers_the_fixed_orders_next_contract_and_lists_what_was
     upcoming = score(game).standings.next
     assert upcoming.choices == ("no-hearts",)
     assert upcoming.declared == ("no-tricks",)
-    assert upcoming.contracts_left == ("no-hearts", "no-queens", "no-king-of-hearts", "no-last-two", "salade",
-                                       "domino")
+    assert upcoming.contracts_left == ("no-hearts", "no-queens", "no-king-of-hearts", "no-last-two", "salade", "domino")
 
 
 def test_a_contract_out_of_the_fixed_order_is_a_schedule_error():
     with pytest.raises(ScheduleError) as caught:
-        parse_round(FRENCH, PLAYERS, 0, (rnd("no-tricks", outcome=TRICKS_0),),
-                    {"contract": "domino", "outcome": {"order": [0, 1, 2, 3]}}, "")
+        parse_round(
+            FRENCH,
+            PLAYERS,
+            0,
+            (rnd("no-tricks", outcome=TRICKS_0),),
+            {"contract": "domino", "outcome": {"order": [0, 1, 2, 3]}},
+            "",
+        )
     assert caught.value.path == "contract"
     assert caught.value.params == {"contract": "no-hearts"}
 
 
 def test_declared_is_the_preset_order_minus_what_is_left():
     assert declared(TOURNAMENT, ("no-tricks", "trumps")) == (
-        "no-queens", "no-last-two", "no-hearts", "no-king-of-hearts", "domino")
+        "no-queens",
+        "no-last-two",
+        "no-hearts",
+        "no-king-of-hearts",
+        "domino",
+    )
 
 
-@pytest.mark.parametrize("rotation, index, contract", [
-    # run: the k-th round of each run declares the k-th contract
-    ("run", 0, "no-tricks"), ("run", 1, "no-hearts"), ("run", 6, "domino"), ("run", 7, "no-tricks"),
-    ("run", 27, "domino"),
-    # round: round i is its declarer's (i // 4)-th
-    ("round", 0, "no-tricks"), ("round", 3, "no-tricks"), ("round", 4, "no-hearts"), ("round", 27, "domino"),
-])
+@pytest.mark.parametrize(
+    "rotation, index, contract",
+    [
+        # run: the k-th round of each run declares the k-th contract
+        ("run", 0, "no-tricks"),
+        ("run", 1, "no-hearts"),
+        ("run", 6, "domino"),
+        ("run", 7, "no-tricks"),
+        ("run", 27, "domino"),
+        # round: round i is its declarer's (i // 4)-th
+        ("round", 0, "no-tricks"),
+        ("round", 3, "no-tricks"),
+        ("round", 4, "no-hearts"),
+        ("round", 27, "domino"),
+    ],
+)
 def test_a_fixed_order_names_each_rounds_contract(rotation, index, contract):
     preset = parse_preset({**_french_object(), "rotation": rotation})
     assert fixed_contract(preset, index) == contract
@@ -82,11 +125,18 @@ def _french_object():
 
 # --- editing a round: the contracts it may change to, and the later rounds -------------------
 
+
 def test_an_edited_round_may_take_its_own_contract_or_one_its_declarer_has_left():
     rounds = (rnd("no-tricks", outcome=TRICKS_0), rnd("no-queens", outcome={"queens": [4, 0, 0, 0]}))
     # Anne declared No Tricks and No Queens: round 1 may stay No Tricks or take any contract but No Queens.
     assert free_contracts(TOURNAMENT, 0, rounds, 0) == (
-        "no-tricks", "no-last-two", "no-hearts", "no-king-of-hearts", "trumps", "domino")
+        "no-tricks",
+        "no-last-two",
+        "no-hearts",
+        "no-king-of-hearts",
+        "trumps",
+        "domino",
+    )
 
 
 def test_a_contract_the_declarer_declares_in_a_later_round_is_found():
@@ -96,8 +146,9 @@ def test_a_contract_the_declarer_declares_in_a_later_round_is_found():
 
 
 def test_changing_a_round_to_a_contract_declared_later_is_a_schedule_error():
-    game = Game(PLAYERS, 0, TOURNAMENT, (rnd("no-tricks", outcome=TRICKS_0),
-                                         rnd("no-queens", outcome={"queens": [4, 0, 0, 0]})))
+    game = Game(
+        PLAYERS, 0, TOURNAMENT, (rnd("no-tricks", outcome=TRICKS_0), rnd("no-queens", outcome={"queens": [4, 0, 0, 0]}))
+    )
     with pytest.raises(ScheduleError) as caught:
         parse_replacement(game, 0, {"contract": "no-queens", "outcome": {"queens": [0, 4, 0, 0]}})
     assert caught.value.path == "contract"
@@ -117,11 +168,17 @@ def test_the_schedule_so_far_names_each_declarers_round_per_contract():
 
 # --- an undoubled negative deal, split -------------------------------------------------------
 
-@pytest.mark.parametrize("preset, contract, applies", [
-    (SPLIT, "no-tricks", True), (SPLIT, "no-king-of-hearts", True),
-    (SPLIT, "trumps", False), (SPLIT, "domino", False),
-    (TOURNAMENT, "no-tricks", False),
-])
+
+@pytest.mark.parametrize(
+    "preset, contract, applies",
+    [
+        (SPLIT, "no-tricks", True),
+        (SPLIT, "no-king-of-hearts", True),
+        (SPLIT, "trumps", False),
+        (SPLIT, "domino", False),
+        (TOURNAMENT, "no-tricks", False),
+    ],
+)
 def test_only_negative_contracts_of_a_split_preset_may_be_split(preset, contract, applies):
     assert split_applies(preset, contract) is applies
 
@@ -132,11 +189,17 @@ def test_a_split_deal_is_one_nobody_doubled():
     assert not_played(TOURNAMENT, "no-tricks", ()) is False
 
 
-@pytest.mark.parametrize("contract, declarer_raw, opponent_raw", [
-    # barbu-rules.md "Undoubled negative contract not played"
-    ("no-tricks", 1, -9), ("no-hearts", 0, -10), ("no-last-two", 0, -10),
-    ("no-king-of-hearts", 1, -7), ("no-queens", 0, -8),
-])
+@pytest.mark.parametrize(
+    "contract, declarer_raw, opponent_raw",
+    [
+        # barbu-rules.md "Undoubled negative contract not played"
+        ("no-tricks", 1, -9),
+        ("no-hearts", 0, -10),
+        ("no-last-two", 0, -10),
+        ("no-king-of-hearts", 1, -7),
+        ("no-queens", 0, -8),
+    ],
+)
 def test_a_split_deal_gives_each_opponent_a_third(contract, declarer_raw, opponent_raw):
     raw, played = round_raw(SPLIT, rnd(contract), 2)
     assert played is False
@@ -151,10 +214,10 @@ def test_the_form_and_the_document_agree_a_split_deal_has_no_outcome():
 
 # --- the quota --------------------------------------------------------------------------------
 
+
 def test_quota_counts_say_who_gave_the_declarer_their_doubles():
     counts = quota_counts(DEFAULT_DOUBLING, (0, 2, 1, 3), 0)
-    assert [(c.player, c.given, c.quota, c.met) for c in counts] == [
-        (1, 2, 2, True), (2, 1, 2, False), (3, 3, 2, True)]
+    assert [(c.player, c.given, c.quota, c.met) for c in counts] == [(1, 2, 2, True), (2, 1, 2, False), (3, 3, 2, True)]
 
 
 def _game_with(rounds, preset=TOURNAMENT):
@@ -164,22 +227,41 @@ def _game_with(rounds, preset=TOURNAMENT):
 def test_no_reminder_while_more_rounds_are_left_than_doubles_owed_plus_one():
     # Anne declares; after 4 rounds 3 are left; Beth owes 2 (3 ≤ 2 + 1: reminded), Cath and
     # Diana each doubled once and owe 1 (3 > 1 + 1: not yet).
-    played = [rnd(c, [(2, 0), (3, 0)] if i == 0 else [], outcome=o) for i, (c, o) in enumerate([
-        ("no-tricks", TRICKS_0), ("no-queens", {"queens": [4, 0, 0, 0]}),
-        ("no-hearts", {"hearts": [13, 0, 0, 0], "ace": 0}), ("no-king-of-hearts", {"king": 0})])]
+    played = [
+        rnd(c, [(2, 0), (3, 0)] if i == 0 else [], outcome=o)
+        for i, (c, o) in enumerate(
+            [
+                ("no-tricks", TRICKS_0),
+                ("no-queens", {"queens": [4, 0, 0, 0]}),
+                ("no-hearts", {"hearts": [13, 0, 0, 0], "ace": 0}),
+                ("no-king-of-hearts", {"king": 0}),
+            ]
+        )
+    ]
     standings = score(_game_with(played)).standings
     reminders = quota_reminders(TOURNAMENT.doubling, standings)
     assert [(r.player, r.owed, r.left) for r in reminders] == [(1, 2, 3)]
 
 
 def test_a_player_who_owes_one_double_is_reminded_with_two_rounds_left():
-    played = [rnd(c, [(1, 0), (2, 0), (3, 0)] if i == 0 else [], outcome=o) for i, (c, o) in enumerate([
-        ("no-tricks", TRICKS_0), ("no-queens", {"queens": [4, 0, 0, 0]}),
-        ("no-hearts", {"hearts": [13, 0, 0, 0], "ace": 0}), ("no-king-of-hearts", {"king": 0}),
-        ("no-last-two", {"penultimate": 0, "last": 0})])]
+    played = [
+        rnd(c, [(1, 0), (2, 0), (3, 0)] if i == 0 else [], outcome=o)
+        for i, (c, o) in enumerate(
+            [
+                ("no-tricks", TRICKS_0),
+                ("no-queens", {"queens": [4, 0, 0, 0]}),
+                ("no-hearts", {"hearts": [13, 0, 0, 0], "ace": 0}),
+                ("no-king-of-hearts", {"king": 0}),
+                ("no-last-two", {"penultimate": 0, "last": 0}),
+            ]
+        )
+    ]
     standings = score(_game_with(played)).standings
     assert [(r.player, r.owed, r.left) for r in quota_reminders(TOURNAMENT.doubling, standings)] == [
-        (1, 1, 2), (2, 1, 2), (3, 1, 2)]
+        (1, 1, 2),
+        (2, 1, 2),
+        (3, 1, 2),
+    ]
 
 
 def test_no_reminder_without_doubling_or_quota():
@@ -190,10 +272,16 @@ def test_no_reminder_without_doubling_or_quota():
 
 # --- the doubles grid -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("doubler, cells", [
-    (1, ((1, 0), (1, 2))), (2, ((2, 1), (2, 3))), (3, ((3, 0), (3, 2))),
-    (0, ()),  # the declarer only redoubles
-])
+
+@pytest.mark.parametrize(
+    "doubler, cells",
+    [
+        (1, ((1, 0), (1, 2))),
+        (2, ((2, 1), (2, 3))),
+        (3, ((3, 0), (3, 2))),
+        (0, ()),  # the declarer only redoubles
+    ],
+)
 def test_family_doubles_both_neighbours_of_each_opponent(doubler, cells):
     assert family_cells(doubler, 0, False, DEFAULT_DOUBLING) == cells
 
@@ -202,19 +290,27 @@ def test_seat_0s_family_is_seats_1_and_3():
     assert family_cells(0, 2, False, DEFAULT_DOUBLING) == ((0, 1), (0, 3))
 
 
-@pytest.mark.parametrize("positive, doubling", [
-    (True, DEFAULT_DOUBLING),             # a positive contract: only the declarer may be doubled
-    (False, Doubling(target="declarer")),
-    (False, Doubling(enabled=False)),
-])
+@pytest.mark.parametrize(
+    "positive, doubling",
+    [
+        (True, DEFAULT_DOUBLING),  # a positive contract: only the declarer may be doubled
+        (False, Doubling(target="declarer")),
+        (False, Doubling(enabled=False)),
+    ],
+)
 def test_no_family_when_a_neighbour_may_not_be_doubled(positive, doubling):
     # Declarer 0: seat 2's neighbours are 1 and 3, neither the declarer.
     assert family_cells(2, 0, positive, doubling) == ()
 
 
-@pytest.mark.parametrize("doubler, doubled, kind", [
-    (0, 1, "redouble"), (1, 0, "on-declarer"), (1, 2, "double"),
-])
+@pytest.mark.parametrize(
+    "doubler, doubled, kind",
+    [
+        (0, 1, "redouble"),
+        (1, 0, "on-declarer"),
+        (1, 2, "double"),
+    ],
+)
 def test_each_double_has_a_kind_relative_to_the_declarer(doubler, doubled, kind):
     assert double_kind(doubler, doubled, 0) == kind
 
@@ -233,6 +329,7 @@ def test_a_pair_says_who_pays_whom_and_the_difference():
 
 # --- standings --------------------------------------------------------------------------------
 
+
 def test_ranking_lists_seats_by_rank_then_seat():
     assert ranking((2, 1, 2, 4)) == (1, 0, 2, 3)
 
@@ -244,6 +341,7 @@ def test_leaders_are_the_seats_ranked_first_once_a_round_is_played():
 
 
 # --- errors by type ---------------------------------------------------------------------------
+
 
 def test_a_missing_outcome_part_is_its_own_error():
     with pytest.raises(MissingPart) as caught:
@@ -260,9 +358,17 @@ def test_a_redouble_of_a_player_who_did_not_double_is_an_illegal_double():
 
 # --- defaults ----------------------------------------------------------------------------------
 
+
 def test_the_default_doubling_is_the_tournaments():
-    assert doubling_to_dict(DEFAULT_DOUBLING) == {"enabled": True, "target": "any", "auto_redouble": False,
-                                                  "single": 1, "mutual": 2, "quota": 2, "quota_penalty": 0}
+    assert doubling_to_dict(DEFAULT_DOUBLING) == {
+        "enabled": True,
+        "target": "any",
+        "auto_redouble": False,
+        "single": 1,
+        "mutual": 2,
+        "quota": 2,
+        "quota_penalty": 0,
+    }
     assert TOURNAMENT.doubling == DEFAULT_DOUBLING
     assert parse_preset({"id": "p", "contracts": [{"id": "trumps", "per_trick": 5}]}).doubling == DEFAULT_DOUBLING
 
@@ -271,8 +377,15 @@ def test_the_contract_defaults_are_the_tournament_values():
     assert CONTRACT_DEFAULTS["no-tricks"] == {"per_trick": -2}
     assert CONTRACT_DEFAULTS["domino"] == {"places": [45, 20, 5, -5]}
     assert CONTRACT_DEFAULTS["ravage-city"] == {"penalty": -36}
-    assert CONTRACT_DEFAULTS["salade"] == {"per_trick": -2, "per_queen": -6, "penultimate": -10, "last": -20,
-                                           "per_heart": -2, "ace": -6, "king": -20}
+    assert CONTRACT_DEFAULTS["salade"] == {
+        "per_trick": -2,
+        "per_queen": -6,
+        "penultimate": -10,
+        "last": -20,
+        "per_heart": -2,
+        "ace": -6,
+        "king": -20,
+    }
     # the seven tournament contracts' totals cancel (−130 + 130)
     assert TOURNAMENT.run_total() == 0
 

@@ -4,10 +4,11 @@ the whole page or, for htmx, just the named blocks of the same template."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import Response, make_response, render_template, request
 from jinja2_fragments.flask import render_blocks
+from werkzeug.wrappers import Response as BaseResponse
 
 
 def is_htmx() -> bool:
@@ -15,7 +16,11 @@ def is_htmx() -> bool:
     return request.headers.get("HX-Request") == "true" and request.headers.get("HX-History-Restore-Request") != "true"
 
 
-def vary(response: Response) -> Response:
+#: Any response: Flask's or Werkzeug's (``redirect`` returns the latter).
+AnyResponse = TypeVar("AnyResponse", bound=BaseResponse)
+
+
+def vary(response: AnyResponse) -> AnyResponse:
     """Mark a response that depends on ``HX-Request``, so caches keep page and fragment apart."""
     response.vary.add("HX-Request")
     return response
@@ -23,10 +28,7 @@ def vary(response: Response) -> Response:
 
 def page_or_blocks(template: str, blocks: list[str], status: int = 200, **context: Any) -> Response:
     """The whole ``template``, or for an htmx request only its ``blocks`` (jinja2-fragments)."""
-    if is_htmx():
-        body = render_blocks(template, blocks, **context)
-    else:
-        body = render_template(template, **context)
+    body = render_blocks(template, blocks, **context) if is_htmx() else render_template(template, **context)
     return vary(make_response(body, status))
 
 
