@@ -16,31 +16,26 @@ from .errors import N_, MissingPart, ScoringError, join
 
 SEATS = 4
 
-#: The value fields of each contract kind, in the order of game-format.md.
-VALUE_FIELDS: dict[str, tuple[str, ...]] = {
-    "no-tricks": ("per_trick",),
-    "no-queens": ("per_queen",),
-    "no-last-two": ("penultimate", "last"),
-    "no-hearts": ("per_heart", "ace"),
-    "no-king-of-hearts": ("king",),
-    "trumps": ("per_trick",),
-    "domino": ("places",),
-    "ravage-city": ("penalty",),
-    "salade": ("per_trick", "per_queen", "penultimate", "last", "per_heart", "ace", "king"),
+#: Each contract kind, one row each: its value fields (what a preset sets, in points) and its
+#: outcome fields (what a round records, game-format.md "Round"), in the order of game-format.md.
+FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "no-tricks": (("per_trick",), ("tricks",)),
+    "no-queens": (("per_queen",), ("queens",)),
+    "no-last-two": (("penultimate", "last"), ("penultimate", "last")),
+    "no-hearts": (("per_heart", "ace"), ("hearts", "ace")),
+    "no-king-of-hearts": (("king",), ("king",)),
+    "trumps": (("per_trick",), ("tricks",)),
+    "domino": (("places",), ("order",)),
+    "ravage-city": (("penalty",), ("most",)),
+    "salade": (
+        ("per_trick", "per_queen", "penultimate", "last", "per_heart", "ace", "king"),
+        ("tricks", "queens", "hearts", "ace", "king", "penultimate", "last"),
+    ),
 }
-
-#: The outcome fields of each contract kind (game-format.md, "Round").
-OUTCOME_FIELDS: dict[str, tuple[str, ...]] = {
-    "no-tricks": ("tricks",),
-    "no-queens": ("queens",),
-    "no-last-two": ("penultimate", "last"),
-    "no-hearts": ("hearts", "ace"),
-    "no-king-of-hearts": ("king",),
-    "trumps": ("tricks",),
-    "domino": ("order",),
-    "ravage-city": ("most",),
-    "salade": ("tricks", "queens", "hearts", "ace", "king", "penultimate", "last"),
-}
+#: The value fields of each contract kind (the first column of :data:`FIELDS`).
+VALUE_FIELDS: dict[str, tuple[str, ...]] = {cid: values for cid, (values, _) in FIELDS.items()}
+#: The outcome fields of each contract kind (the second column of :data:`FIELDS`).
+OUTCOME_FIELDS: dict[str, tuple[str, ...]] = {cid: outcome for cid, (_, outcome) in FIELDS.items()}
 
 CONTRACT_IDS: tuple[str, ...] = tuple(VALUE_FIELDS)
 POSITIVE: frozenset[str] = frozenset({"trumps", "domino"})

@@ -22,6 +22,24 @@ MAX_TITLE = 80
 GAME_FIELDS = {"format", "title", "players", "first_declarer", "preset", "rounds", "standings"}
 ROUND_FIELDS = {"contract", "doubles", "outcome", "trump", "start_rank", "declarer", "number", "result"}
 
+#: A round's optional details (game-format.md "Round"), in the order they are checked: the
+#: contract each belongs to, the values it takes, and the messages for the detail given on
+#: another contract and for a value not among them.
+ROUND_DETAILS: dict[str, tuple[str, tuple[str, ...], str, str]] = {
+    "trump": (
+        "trumps",
+        TRUMP_SUITS,
+        N_("only a Trumps round has a trump suit"),
+        N_("the trump suit is one of %(choices)s"),
+    ),
+    "start_rank": (
+        "domino",
+        START_RANKS,
+        N_("only a Domino round has a starting rank"),
+        N_("the starting rank is one of %(choices)s"),
+    ),
+}
+
 
 def parse_players(obj: Any, path: str = "players") -> tuple[str, str, str, str]:
     """Four player names in clockwise seat order: trimmed, non-empty, at most 40
@@ -104,22 +122,13 @@ def parse_round(
         raise ScheduleError(
             cpath, N_("the contracts are played in a fixed order: next is %(contract)s"), contract=choices[0]
         )
-    trump = obj.get("trump")
-    if trump is not None:
-        if cid != "trumps":
-            raise ScoringError(join(path, "trump"), N_("only a Trumps round has a trump suit"))
-        if trump not in TRUMP_SUITS:
-            raise ScoringError(
-                join(path, "trump"), N_("the trump suit is one of %(choices)s"), choices=", ".join(TRUMP_SUITS)
-            )
-    rank = obj.get("start_rank")
-    if rank is not None:
-        if cid != "domino":
-            raise ScoringError(join(path, "start_rank"), N_("only a Domino round has a starting rank"))
-        if rank not in START_RANKS:
-            raise ScoringError(
-                join(path, "start_rank"), N_("the starting rank is one of %(choices)s"), choices=", ".join(START_RANKS)
-            )
+    details: dict[str, str | None] = {}
+    for field, (owner, allowed, elsewhere, unknown) in ROUND_DETAILS.items():
+        value = details[field] = obj.get(field)
+        if value is not None and cid != owner:
+            raise ScoringError(join(path, field), elsewhere)
+        if value is not None and value not in allowed:
+            raise ScoringError(join(path, field), unknown, choices=", ".join(allowed))
     contract = preset.contract(cid)
     doubles = validate_doubles(
         obj.get("doubles", []), declarer, not contract.negative, preset.doubling, join(path, "doubles")
@@ -131,7 +140,7 @@ def parse_round(
             raise ScoringError(opath, N_("nobody doubled, so this deal is not played and has no outcome"))
     else:
         outcome = parse_outcome(cid, outcome, preset.deck, opath)
-    return Round(cid, doubles, outcome, trump, rank)
+    return Round(cid, doubles, outcome, details["trump"], details["start_rank"])
 
 
 def parse_replacement(game: Game, index: int, obj: Any, path: str = "") -> Round:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, request, send_from_directory, url_for
+from flask import Blueprint, Response, abort, jsonify, request, send_from_directory, url_for
 
 from .. import security, services
 from ..extensions import csrf
@@ -26,6 +26,15 @@ def body() -> Any:
     if obj is None:
         abort(error_response(422, "the body must be a JSON document", path=""))
     return obj
+
+
+def created(answer: dict[str, Any]) -> Response:
+    """201 Created with ``answer`` as JSON and the new game's or preset's API URL (its
+    ``links.api``) in the ``Location`` header."""
+    response = jsonify(answer)
+    response.status_code = 201
+    response.headers["Location"] = answer["links"]["api"]
+    return response
 
 
 def game_links(stored: StoredGame) -> dict[str, str]:
@@ -60,17 +69,15 @@ def create_game():
         stored, game = services.create_game(body(), **security.creator())
     except ScoringError as exc:
         return error_response(422, exc.message, path=exc.path)
-    payload: dict[str, Any] = {
-        "id": stored.id,
-        "edit_token": stored.edit_token,
-        "view_token": stored.view_token,
-        "links": game_links(stored),
-        "game": export_game(game),
-    }
-    response = jsonify(payload)
-    response.status_code = 201
-    response.headers["Location"] = payload["links"]["api"]
-    return response
+    return created(
+        {
+            "id": stored.id,
+            "edit_token": stored.edit_token,
+            "view_token": stored.view_token,
+            "links": game_links(stored),
+            "game": export_game(game),
+        }
+    )
 
 
 @bp.get("/games/<int:game_id>")

@@ -21,7 +21,7 @@ from ..web.device import address_key
 from ..web.errors import error_response
 from ..web.limits import PRESET_SAVES, limit
 from ..web.loaders import api_preset_to_write, preset_to_read
-from .api import body
+from .api import body, created
 
 bp = Blueprint("api_presets", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)  # bearer tokens, not cookies, authorise the API
@@ -76,11 +76,7 @@ def create():
         stored = services.create_preset(obj, notes, None, path=path, notes_path="notes", creator_address=address_key())
     except ScoringError as exc:
         return error_response(422, exc.message, path=exc.path)
-    answer = {**payload(stored.to_preset(), stored), "edit_token": stored.edit_token}
-    response = jsonify(answer)
-    response.status_code = 201
-    response.headers["Location"] = answer["links"]["api"]
-    return response
+    return created({**payload(stored.to_preset(), stored), "edit_token": stored.edit_token})
 
 
 @bp.get("/presets/<preset_id>")
