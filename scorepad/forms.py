@@ -48,6 +48,16 @@ SEAT_CHOICES = [
 ]  # labelled with the players' names in the template
 
 
+#: A whole number as typed or tapped: one to nine ASCII digits (``"²"`` passes ``str.isdigit``
+#: and 5,000 digits are more than ``int`` reads; neither is a count or a round number).
+WHOLE_NUMBER = re.compile(r"[0-9]{1,9}")
+
+
+def whole_number(text: Any) -> int | None:
+    """``text`` as a whole number (0 or more), or None when it is not one to nine ASCII digits."""
+    return int(text) if isinstance(text, str) and WHOLE_NUMBER.fullmatch(text) else None
+
+
 def _strip(value: Any) -> Any:
     return value.strip() if isinstance(value, str) else value
 
@@ -236,12 +246,12 @@ class RoundForm(FlaskForm):
             if part in COUNT_PARTS:
                 counts = []
                 for seat, entry in enumerate(getattr(self, part)):
-                    text = entry.data or ""
-                    if not text.isdigit():
+                    count = whole_number(entry.data)
+                    if count is None:
                         self.add_error(part, count_message(part, players[seat], preset.tricks))
                         ok = False
                     else:
-                        counts.append(int(text))
+                        counts.append(count)
                 outcome[part] = counts
             elif part == "order":
                 order = self.finishing_order(players)

@@ -19,6 +19,8 @@ from werkzeug.datastructures import MultiDict
 
 from scorepad.scoring import BUILTIN, preset_to_dict
 
+pytestmark = pytest.mark.fuzz
+
 EXAMPLES = int(os.environ.get("SCOREPAD_FUZZ_EXAMPLES", "150"))
 FUZZ = settings(
     max_examples=EXAMPLES,

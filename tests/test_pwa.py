@@ -181,3 +181,40 @@ def test_pages_go_out_without_their_indentation(app, client):
     html = client.get("/").data.decode()
     assert "\n " not in html and " \n" not in html
     assert "<main" in html
+
+
+def test_the_static_build_keeps_its_cache_manifest_and_lock_out_of_the_served_folder(app, client):
+    built = Path(app.static_folder) / "gen"
+    assert list(built.glob("*.js")), "the build wrote its files"
+    assert not [p.name for p in built.iterdir() if p.name.startswith(".") or p.suffix == ".json"]
+    for path in ("/static/gen/.lock", "/static/gen/manifest.json", "/static/gen/.webassets-cache/"):
+        assert client.get(path).status_code == 404
+
+
+def test_a_post_to_a_static_file_gets_the_apps_method_not_allowed_page(client):
+    page = client.post("/static/css/app.css")
+    assert page.status_code == 405
+    assert page.mimetype == "text/html" and b"Method Not Allowed" in page.data
+    api_client = client.post("/static/css/app.css", headers={"Accept": "application/json"})
+    assert api_client.status_code == 405 and api_client.json["error"]
+
+
+def test_with_force_https_static_files_are_redirected_and_carry_hsts(app):
+    from scorepad import create_app
+
+    secure = create_app({**app.config, "FORCE_HTTPS": True})
+    secure.test_client_class = app.test_client_class  # closes each response, as a server does
+    client = secure.test_client()
+    plain = client.get("/static/icons/icon-192.png")
+    assert plain.status_code in (301, 302)
+    assert plain.headers["Location"].startswith("https://")
+    over_https = client.get("/static/icons/icon-192.png", base_url="https://localhost")
+    assert over_https.status_code == 200
+    assert over_https.headers["Strict-Transport-Security"].startswith("max-age=31536000")
+
+
+def test_the_service_worker_version_follows_an_icon_it_precaches(app, client):
+    first = re.search(rb'VERSION = "(\w+)"', client.get("/sw.js").data).group(1)
+    with appended(app.static_folder + "/icons/favicon-32.png", b"\0"):
+        second = re.search(rb'VERSION = "(\w+)"', client.get("/sw.js").data).group(1)
+    assert first != second

@@ -440,3 +440,40 @@ def test_a_positive_contract_has_no_family_shortcut(app, client):
     edit, _ = import_game(app)
     html = client.get(f"/g/{edit}/rounds/new?contract=trumps").get_data(as_text=True)
     assert 'data-shortcut="family"' not in html
+
+
+@pytest.mark.parametrize("typed", ["²", "٣", "9" * 5000, "-1", "1.0"])
+def test_a_count_that_is_no_whole_number_is_refused_next_to_the_field(app, client, typed):
+    edit, _ = import_game(app)
+    data = {"contract": "no-tricks", "tricks-0": typed, "tricks-1": "2", "tricks-2": "1", "tricks-3": "5"}
+    response = client.post(f"/g/{edit}/rounds", data=data)
+    assert response.status_code == 422
+    assert "enter a whole number from 0 to 13" in group_error(response.get_data(as_text=True), "tricks")
+
+
+@pytest.mark.parametrize("typed", ["²", "9" * 5000])
+def test_a_round_number_that_is_no_whole_number_is_not_a_server_error(app, client, typed):
+    edit, _ = import_game(app, rounds=2)
+    saved = client.post(f"/g/{edit}/rounds", data={**form_of(ROUNDS[2]), "number": typed})
+    assert saved.status_code == 303  # no number: the next round, as a form without one
+    undone = client.post(f"/g/{edit}/rounds/undo", data={"number": typed})
+    assert undone.status_code == 303
+    with app.app_context():
+        assert len(services.find_by_token(edit)[0].rounds) == 2
+
+
+def test_a_contract_out_of_a_fixed_order_is_refused_with_the_engines_reason(app, client):
+    with app.app_context():
+        stored, _ = services.create_game(
+            {"players": ["Anne", "Beth", "Cath", "Dora"], "first_declarer": 0, "preset": "french-classic"}
+        )
+        edit = stored.edit_token
+    response = client.post(
+        f"/g/{edit}/rounds",
+        data={"contract": "no-hearts", "hearts-0": "13", "hearts-1": "0", "hearts-2": "0", "hearts-3": "0", "ace": "0"},
+    )
+    assert response.status_code == 422
+    flash = re.search(
+        r'<p class="flash flash-error" role="alert" data-refusal="invalid">([^<]+)</p>', response.get_data(as_text=True)
+    )
+    assert flash and "fixed order: next is No Tricks" in flash.group(1)

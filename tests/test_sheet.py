@@ -202,6 +202,7 @@ def pdf_facts(data: bytes, tmp_path: Path) -> tuple[int, str, str]:
     return pages, size, body
 
 
+@pytest.mark.pdf
 @pytest.mark.parametrize("name", ["tournament-full", "brader-32-card"])
 @pytest.mark.parametrize("paper, size", [("a4", "595.276 x 841.89"), ("letter", "612 x 792")])
 def test_the_pdf_download_is_one_page_with_the_expected_totals(app, client, tmp_path, name, paper, size):
@@ -219,6 +220,7 @@ def test_the_pdf_download_is_one_page_with_the_expected_totals(app, client, tmp_
     assert "Download" not in body
 
 
+@pytest.mark.pdf
 def test_the_blank_pdf_is_one_page(app, client, tmp_path):
     _, view = start(app, example("brader-32-card")["game"])
     response = client.get(f"/s/{view}/sheet.pdf?blank=1&paper=letter")
@@ -231,3 +233,12 @@ def test_every_builtin_presets_blank_sheet_renders(app, client):
     for preset_id in BUILTIN:
         _, view = start(app, {"players": ["A1", "B2", "C3", "D4"], "first_declarer": 0, "preset": preset_id})
         assert client.get(f"/s/{view}/blank").status_code == 200, preset_id
+
+
+def test_only_the_print_options_go_along_to_the_view_tokens_sheet(app, client):
+    edit, view = start(app, example("tournament-full")["game"])
+    for query in ("_method=POST", "_external=1&_scheme=ftp", "_anchor=x&paper=letter"):
+        response = client.get(f"/s/{edit}?{query}")
+        assert response.status_code == 303
+        location = response.headers["Location"]
+        assert location in (f"/s/{view}", f"/s/{view}?paper=letter")

@@ -358,6 +358,7 @@ def test_points_of_a_thousand_or_more_are_grouped_the_languages_way(app):
     assert "+1.000" in rendered and "−12.345" in rendered
 
 
+@pytest.mark.pdf
 def test_the_board_and_sheet_follow_the_choice_made_on_the_device(app, client):
     """A player who chose French on their phone gets the board and the printed sheet (its
     PDF and the PDF's file name too) in French, whatever the browser asks for."""

@@ -15,8 +15,11 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import re
+import shutil
+from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 from wsgiref.headers import Headers
 
 from flask import Blueprint, Flask, current_app, jsonify, make_response, render_template, url_for
@@ -26,6 +29,9 @@ from jinja2 import BaseLoader, FunctionLoader
 from webassets import Bundle, Environment
 from whitenoise import WhiteNoise
 from whitenoise.compress import Compressor
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 bp = Blueprint("pwa", __name__)
 
@@ -75,20 +81,26 @@ def _bundle(files: tuple[str, ...], output: str) -> Bundle:
     return Bundle(*(f if ".min." in f else Bundle(f, filters=minify) for f in files), output=output)
 
 
+def build_state(app: Flask) -> Path:
+    """Where the static build keeps its cache, manifest and lock: ``instance/webassets/``."""
+    return Path(app.instance_path) / "webassets"
+
+
 def _environment(app: Flask) -> Environment:
     """The webassets environment of ``app``'s static folder: :data:`BUNDLES` by name, and each
     CSS and JS file of the folder on its own by its path."""
     static = Path(app.static_folder or "")
-    # webassets' cache, beside what it built (both go together): each bundle's definition, so
-    # a bundle whose list of files changed is built again although none of its files did.
-    cache = static / BUILT / ".webassets-cache"
+    # webassets' cache (each bundle's definition, so a bundle whose list of files changed is
+    # built again although none of its files did) and its manifest of versions live in the
+    # instance folder, not under static/, which is served to anyone.
+    cache = build_state(app) / "cache"
     cache.mkdir(parents=True, exist_ok=True)
     env = Environment(
         directory=str(static),
         url=app.static_url_path,
         versions="hash",
         cache=str(cache),
-        manifest=f"json:{static / BUILT / 'manifest.json'}",
+        manifest=f"json:{build_state(app) / 'manifest.json'}",
         auto_build=app.debug or app.testing,
     )
     for name, files in BUNDLES.items():
@@ -108,7 +120,11 @@ def build(env: Environment, bundles: list[Bundle] | None = None) -> None:
     time: gunicorn's workers start together."""
     directory = Path(env.directory) / BUILT
     directory.mkdir(exist_ok=True)
-    with open(directory / ".lock", "w") as lock:
+    # What builds before this version kept beside the built files (served to anyone) goes.
+    for leftover in (directory / ".lock", directory / "manifest.json"):
+        leftover.unlink(missing_ok=True)
+    shutil.rmtree(directory / ".webassets-cache", ignore_errors=True)
+    with open(Path(env.cache.directory).parent / "build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         for bundle in bundles or list(env):
             bundle.build()
@@ -117,11 +133,13 @@ def build(env: Environment, bundles: list[Bundle] | None = None) -> None:
                 Compressor(quiet=True).compress(str(built))
 
 
-def _static_headers(headers: Headers, path: str, url: str) -> None:
+def _static_headers(headers: Headers, path: str, url: str, hsts: bool = False) -> None:
     """``nosniff``; a CSS or JS file's type without ``charset="utf-8"`` (17 bytes of each
     response on the page weight): a browser reads a script or style sheet with no charset in
     the encoding of the page that loads it, UTF-8; a built file's ``Cache-Control`` short."""
     headers["X-Content-Type-Options"] = "nosniff"
+    if hsts:  # as Flask-Talisman sends on the pages (with FORCE_HTTPS, static files go out on HTTPS only)
+        headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains"
     if path.endswith((".css", ".js")):
         headers["Content-Type"] = (headers["Content-Type"] or "").split(";")[0]
     if headers.get("Cache-Control", "").endswith("immutable"):
@@ -170,7 +188,7 @@ def serve_static(state: BlueprintSetupState) -> None:
     build(env)
     app.extensions["webassets"] = env
     refresh = app.debug or app.testing
-    app.wsgi_app = WhiteNoise(  # type: ignore[method-assign]
+    files = WhiteNoise(
         app.wsgi_app,
         root=app.static_folder,
         prefix=app.static_url_path,
@@ -178,8 +196,24 @@ def serve_static(state: BlueprintSetupState) -> None:
         max_age=60,
         allow_all_origins=False,
         immutable_file_test=IMMUTABLE,
-        add_headers_function=_static_headers,
+        add_headers_function=partial(_static_headers, hsts=bool(app.config.get("FORCE_HTTPS"))),
     )
+    app.wsgi_app = StaticFiles(app.wsgi_app, files, force_https=bool(app.config.get("FORCE_HTTPS")))  # type: ignore[method-assign]
+
+
+class StaticFiles:
+    """WSGI: GET and HEAD go to WhiteNoise (a static file, or the app for any other path);
+    any other method goes to the app, whose error page answers it (405), and so does plain
+    HTTP with ``FORCE_HTTPS``, which the app redirects to HTTPS (Flask-Talisman)."""
+
+    def __init__(self, app: WSGIApplication, files: WhiteNoise, force_https: bool) -> None:
+        self.app, self.files, self.force_https = app, files, force_https
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        plain = environ.get("wsgi.url_scheme") != "https"
+        if environ.get("REQUEST_METHOD") in ("GET", "HEAD") and not (self.force_https and plain):
+            return self.files(environ, start_response)
+        return self.app(environ, start_response)
 
 
 def built_path(name: str) -> str | None:
@@ -214,7 +248,12 @@ def precache_urls() -> list[str]:
 
 def cache_version() -> str:
     """The service worker's cache name suffix: changes whenever a precached file changes."""
-    return hashlib.sha256("".join(precache_urls()).encode()).hexdigest()[:10]
+    digest = hashlib.sha256("".join(precache_urls()).encode())
+    static = Path(current_app.static_folder or "")
+    for name in PRECACHE:
+        if not name.endswith((".css", ".js")):  # built CSS and JS carry their hash in their URL; icons do not
+            digest.update((static / name).read_bytes())
+    return digest.hexdigest()[:10]
 
 
 @bp.get("/manifest.webmanifest")

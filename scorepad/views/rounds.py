@@ -13,7 +13,7 @@ from flask import Blueprint, abort, make_response, redirect, render_template, re
 from flask_babel import gettext as _
 
 from .. import labels, services
-from ..forms import RoundForm, UndoForm
+from ..forms import RoundForm, UndoForm, whole_number
 from ..i18n import engine_text, error_text
 from ..pages.rounds import edit_page, free_of, preview_fragment, round_page, settlement_of
 from ..scoring import Game, MissingPart, ScoringError, parse_round, score
@@ -82,7 +82,7 @@ def create(token: str):
             return conflict_page(stored, token, exc)
         document = form.round_document(game.preset, game.players)
         if document is not None and not form.has_errors:
-            number = int(form.number.data) if (form.number.data or "").isdigit() else None
+            number = whole_number(form.number.data)
             try:
                 services.record_round(stored, document, number, client_key)
             except ScoringError as exc:
@@ -95,8 +95,9 @@ def create(token: str):
     if upcoming is None:
         return game_page(stored, token, 409, message=_("The game is complete: all its rounds are recorded."))
     message = None
-    if contract not in upcoming.contracts_left:
-        # No form to put the message in: the contract itself was refused.
+    if contract not in upcoming.choices:
+        # No form to put the message in: the contract itself was refused (already declared, or
+        # not the next one of a fixed order: the engine's message says which).
         message = " ".join(form.group_errors.get("contract", []))
         if not message and contract in game.preset.contract_ids:
             message = _(
@@ -115,7 +116,7 @@ def undo(token: str):
     form = UndoForm()
     if not form.validate_on_submit():
         abort(400)
-    number = int(form.number.data) if (form.number.data or "").isdigit() else None
+    number = whole_number(form.number.data)
     try:
         services.undo_round(stored, number)
     except LookupError:

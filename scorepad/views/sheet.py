@@ -91,8 +91,12 @@ def _print_page(token: str, blank: bool):
     stored, can_edit = any_game(token)
     endpoint = "sheet.blank" if blank else "sheet.show"
     if can_edit:
-        values: dict[str, Any] = {**request.args.to_dict(), "token": stored.view_token}
-        return redirect(url_for(endpoint, **values), 303)
+        # Only the page's own options go along (a query could otherwise set url_for's _external,
+        # _scheme, _anchor or _method).
+        options: dict[str, Any] = {
+            key: value for key, value in request.args.items() if key in ("place", "date", "paper")
+        }
+        return redirect(url_for(endpoint, token=stored.view_token, **options), 303)
     context = sheet_context(stored, blank)
     status = 422 if context["errors"] else 200
     response = current_app.make_response((render_template("sheet/sheet.html", **context), status))

@@ -4,7 +4,7 @@
 // "kept on this phone" card, with a conflict's comparison), outbox.js (sending), main.js
 // (events). They share one object, window.scorepadOffline. Nothing here scores or decides
 // legality: the server's engine does. Every URL comes from a data-* attribute the server
-// renders (url_for): the round form's action, data-game-url and data-new-url.
+// renders (url_for): the round form's action and the outbox's data-new-url.
 (function (O) {
   "use strict";
   var OUTBOX = O.OUTBOX = "scorepad:outbox";
