@@ -13,8 +13,11 @@ import os
 # standard library before it loads the app: psycopg 3 (≥ 3.1.14) then waits for PostgreSQL
 # through gevent's patched selectors by itself; SQLite's calls are short and local.
 worker_class = "gevent"
-# (2 × cores) + 1 processes; WEB_CONCURRENCY overrides. Each takes up to 1000 connections at once.
-workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2 + 1))
+# One process per core (WEB_CONCURRENCY overrides), each taking up to 1000 connections at once:
+# an event loop needs no spare processes to wait in. More processes than cores only add
+# processes contending for SQLite's write lock, whose waits block a whole event loop:
+# bench/board_load.py measured a save's p99 at 75-92 ms with 5 processes, 21-27 ms with 2.
+workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count()))
 worker_connections = 1000
 keepalive = 10  # seconds: longer than the board's poll interval, so polls reuse their connection
 # No access log by default. If one is turned on (--access-logfile), scorepad.security's filter
