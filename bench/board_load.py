@@ -32,10 +32,9 @@ import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-BIN = Path(sys.executable).parent
+from server import HOST, ROOT, start_gunicorn  # bench/server.py
+
 EXAMPLE = json.loads((ROOT / "tests" / "data" / "examples" / "tournament-full.json").read_text())
-HOST = "127.0.0.1"
 
 
 def ensure_wrk() -> str:
@@ -69,35 +68,9 @@ def call(port: int, method: str, path: str, body=None, headers=None, timeout=30)
 
 
 def start_server(port: int, database_url: str) -> subprocess.Popen:
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "SECRET_KEY": "board-load-bench",
-        "MAX_GAMES_PER_ADDRESS": "100000",
-    }
-    subprocess.run(
-        [str(BIN / "flask"), "--app", "scorepad", "db", "upgrade"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    server = subprocess.Popen(
-        [str(BIN / "gunicorn"), "--bind", f"{HOST}:{port}", "scorepad:create_app()"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    for _ in range(300):
-        try:
-            if call(port, "GET", "/api/v1/health")[0] == 200:
-                return server
-        except OSError:
-            time.sleep(0.1)
-    server.kill()
-    sys.exit("gunicorn did not start")
+    """gunicorn with gunicorn.conf.py on ``port`` and a migrated ``database_url``."""
+    env = {"SECRET_KEY": "board-load-bench", "MAX_GAMES_PER_ADDRESS": "100000"}
+    return start_gunicorn(database_url, env, port=port)[0]
 
 
 def poll_path(port: int, view_token: str) -> str:

@@ -25,23 +25,15 @@ import signal
 import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-BIN = Path(sys.executable).parent
+from server import HOST, ROOT, start_gunicorn  # bench/server.py
+
 EXAMPLE = json.loads((ROOT / "tests" / "data" / "examples" / "tournament-full.json").read_text())
-HOST = "127.0.0.1"
 TARGET_S = 1.0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
 
 
 def call(port: int, method: str, path: str, body: dict | None = None, timeout: float = 30) -> tuple[int, bytes]:
@@ -58,40 +50,9 @@ def call(port: int, method: str, path: str, body: dict | None = None, timeout: f
 
 def start_server(workdir: Path, database_url: str | None, worker_class: str | None) -> tuple[subprocess.Popen, int]:
     """gunicorn with gunicorn.conf.py (WEB_CONCURRENCY workers, 2 unless set) on a migrated database."""
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url or f"sqlite:///{workdir / 'slow.sqlite3'}",
-        "SECRET_KEY": "slow-clients-bench",
-        "WEB_CONCURRENCY": os.environ.get("WEB_CONCURRENCY", "2"),
-    }
-    subprocess.run(
-        [str(BIN / "flask"), "--app", "scorepad", "db", "upgrade"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    port = free_port()
-    extra = ["--worker-class", worker_class] if worker_class else []
-    process = subprocess.Popen(
-        [str(BIN / "gunicorn"), "--bind", f"{HOST}:{port}", *extra, "scorepad:create_app()"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            if call(port, "GET", "/api/v1/health", timeout=2)[0] == 200:
-                return process, port
-        except OSError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            sys.exit("gunicorn did not start")
-        time.sleep(0.1)
+    env = {"SECRET_KEY": "slow-clients-bench", "WEB_CONCURRENCY": os.environ.get("WEB_CONCURRENCY", "2")}
+    args = ("--worker-class", worker_class) if worker_class else ()
+    return start_gunicorn(database_url or f"sqlite:///{workdir / 'slow.sqlite3'}", env, args)
 
 
 def slow_client(port: int, path: str, every: float, stop: threading.Event, opened: list[int]) -> None:

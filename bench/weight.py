@@ -24,17 +24,14 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-BIN = Path(sys.executable).parent
+from server import HOST, ROOT, start_gunicorn  # bench/server.py
+
 EXAMPLE = json.loads((ROOT / "tests" / "data" / "examples" / "tournament-full.json").read_text())
-HOST = "127.0.0.1"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -48,12 +45,6 @@ CHROMIUM_ARGS = [
 LIGHTHOUSE_VERSION = "12.8.2"
 TARGET_BYTES = 30 * 1024
 COUNTED = {"Document", "Stylesheet", "Script"}  # "HTML, CSS, JS"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
 
 
 def call(port: int, method: str, path: str, body=None, headers=None):
@@ -71,38 +62,8 @@ def call(port: int, method: str, path: str, body=None, headers=None):
 def start_server(workdir: Path) -> tuple[subprocess.Popen, int]:
     """gunicorn with gunicorn.conf.py (2 workers: enough for one browser) on a migrated
     SQLite file."""
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{workdir / 'weight.sqlite3'}",
-        "SECRET_KEY": "weight-bench",
-        "WEB_CONCURRENCY": "2",
-    }
-    subprocess.run(
-        [str(BIN / "flask"), "--app", "scorepad", "db", "upgrade"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    port = free_port()
-    process = subprocess.Popen(
-        [str(BIN / "gunicorn"), "--bind", f"{HOST}:{port}", "scorepad:create_app()"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            if call(port, "GET", "/api/v1/health")[0] == 200:
-                return process, port
-        except OSError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            sys.exit("gunicorn did not start")
-        time.sleep(0.1)
+    env = {"SECRET_KEY": "weight-bench", "WEB_CONCURRENCY": "2"}
+    return start_gunicorn(f"sqlite:///{workdir / 'weight.sqlite3'}", env)
 
 
 def make_game(port: int) -> dict:
