@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
 
 from flask import Flask, Response, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
@@ -29,7 +28,6 @@ from flask_babel import gettext as _
 from flask_talisman import Talisman
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .web.device import address_key, client_device
 from .web.errors import error_response
 
 CONTENT_SECURITY_POLICY = {
@@ -83,19 +81,13 @@ class SessionInterface(SecureCookieSessionInterface):
         return bool(app.config["SESSION_COOKIE_SECURE"]) or (has_request_context() and request.is_secure)
 
 
-def creator() -> dict[str, Any]:
-    """Keyword arguments for :func:`scorepad.services.create_game`: who starts this game.
-    The API is authorised by tokens, not cookies, so it has no device id."""
-    return {"creator_device": client_device(create=True), "creator_address": address_key()}
-
-
 DOCUMENT_ONLY_HEADERS = ("Content-Security-Policy", "X-Frame-Options", "Referrer-Policy", "Permissions-Policy")
 
 
 def _static_without_document_headers(response):
     """A static CSS, JS or PNG file needs ``nosniff`` but none of the headers that govern a
     document (policy, framing, referrer): leaving them out saves ~300 bytes a file."""
-    if request.endpoint in ("static", "pwa.bundle"):  # pwa.bundle: several static files as one
+    if request.endpoint == "static":  # Flask serves a static file only when WhiteNoise passes it on (pwa.StaticFiles)
         for header in DOCUMENT_ONLY_HEADERS:
             response.headers.pop(header, None)
     return response

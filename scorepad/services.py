@@ -51,7 +51,7 @@ def create_game(
 ) -> tuple[StoredGame, Game]:
     """Validate a game document (rounds optional: this is also import) and store it
     with fresh edit and view tokens. ``creator_device`` / ``creator_address`` (see
-    :func:`scorepad.security.creator`) only count the games one client starts. Raises
+    :func:`scorepad.web.device.creator`) only count the games one client starts. Raises
     :class:`ScoringError` (nothing stored)."""
     game = parse_game(document, saved_for_document(document))
     stored = StoredGame(
@@ -367,7 +367,7 @@ def create_preset(
     """Validate a preset object (game-format.md "Preset"; its ``id`` is replaced by a new
     unguessable one) and save it with its notes, owned by ``owner_device`` (None: only the
     edit token can change it); ``creator_address`` is the keyed hash of the client's
-    address (:func:`scorepad.security.address_key`), kept only to count its presets.
+    address (:func:`scorepad.web.device.address_key`), kept only to count its presets.
     Raises :class:`ScoringError` naming the field (nothing stored)."""
     public_id = secrets.token_urlsafe(PRESET_ID_BYTES)
     preset = validate_preset(obj, public_id, path)

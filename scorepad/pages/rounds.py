@@ -39,13 +39,14 @@ def round_page(game: Game, number: int) -> dict[str, Any]:
     ``settlement`` (:func:`settlement_of`), with ``game``, ``players``, ``short`` and
     ``rounds_total``."""
     rnd = game.rounds[number - 1]
+    settlement = settlement_of(game, number - 1, rnd)  # a round's result depends only on the rounds up to it
     return {
         "game": game,
         "players": game.players,
         "rnd": rnd,
-        "result": score(game).rounds[number - 1],
+        "result": settlement["result"],
         "seats": seats_of(game.preset, game.first_declarer, number - 1, rnd.contract),
-        "settlement": settlement_of(game, number - 1, rnd),
+        "settlement": settlement,
         "short": short_names(game.players),
         "rounds_total": game.preset.round_count,
     }

@@ -8,10 +8,11 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request, send_from_directory, url_for
 
-from .. import security, services
+from .. import services
 from ..extensions import csrf
 from ..scoring import Game, ScoringError, export_game
 from ..services import StoredGame
+from ..web.device import creator
 from ..web.errors import error_response
 from ..web.limits import GAME_STARTS, limit
 from ..web.loaders import api_game
@@ -66,7 +67,7 @@ def round_export(game: StoredGame | Game, number: int) -> dict[str, Any]:
 def create_game():
     """Create (or import) a game from a game document → 201 with id, tokens and links."""
     try:
-        stored, game = services.create_game(body(), **security.creator())
+        stored, game = services.create_game(body(), **creator())
     except ScoringError as exc:
         return error_response(422, exc.message, path=exc.path)
     return created(

@@ -11,14 +11,14 @@ from typing import Any
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 
-from .. import labels, security, services
+from .. import labels, services
 from ..forms import ButtonForm, ImportGameForm, NewGameForm, RoundForm
 from ..i18n import error_text
 from ..pages.scorer import recent_game, scorer_page
 from ..scoring import ScoringError
 from ..services import StoredGame  # the stored game's type only: views reach the tables through services
 from ..web import htmx
-from ..web.device import device_id
+from ..web.device import creator, device_id
 from ..web.limits import GAME_STARTS, limit
 from ..web.loaders import any_game
 
@@ -102,7 +102,7 @@ def import_game():
     if form.validate_on_submit():
         try:
             document = form.game_json()
-            stored, game = services.create_game(document, **security.creator())
+            stored, game = services.create_game(document, **creator())
         except ScoringError as exc:  # before ValueError, which it is a kind of
             where = exc.path or _("the file")
             form.file.errors = [_("%(path)s: %(message)s", path=where, message=error_text(exc))]
@@ -132,7 +132,7 @@ def new():
     if form.validate_on_submit():
         document = form.to_document()
         try:
-            stored, game = services.create_game(document, **security.creator())
+            stored, game = services.create_game(document, **creator())
         except ScoringError as exc:
             form.add_engine_error(exc.path, error_text(exc))
         else:

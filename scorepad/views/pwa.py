@@ -224,8 +224,15 @@ def built_path(name: str) -> str | None:
         return None
     if env.auto_build:
         build(env, [env[name]])  # debug, testing: a source may have changed since the last request
+    elif name in _BUILT_PATHS:
+        return _BUILT_PATHS[name]  # built once at start: a page's url_for costs a dict lookup, not webassets
     url = env[name].urls()[0]
-    return url[len(current_app.static_url_path or "") + 1 :]
+    path = _BUILT_PATHS[name] = url[len(current_app.static_url_path or "") + 1 :]
+    return path
+
+
+#: Built files by name, kept when the build runs only at start (not in debug or testing).
+_BUILT_PATHS: dict[str, str] = {}
 
 
 @bp.app_url_defaults
@@ -247,13 +254,24 @@ def precache_urls() -> list[str]:
 
 
 def cache_version() -> str:
-    """The service worker's cache name suffix: changes whenever a precached file changes."""
+    """The service worker's cache name suffix: changes whenever a precached file changes.
+    Computed once when the build runs only at start (static files change with a restart)."""
+    env: Environment = current_app.extensions["webassets"]
+    if not env.auto_build and _VERSION:
+        return _VERSION[0]
     digest = hashlib.sha256("".join(precache_urls()).encode())
     static = Path(current_app.static_folder or "")
     for name in PRECACHE:
         if not name.endswith((".css", ".js")):  # built CSS and JS carry their hash in their URL; icons do not
             digest.update((static / name).read_bytes())
-    return digest.hexdigest()[:10]
+    version = digest.hexdigest()[:10]
+    if not env.auto_build:
+        _VERSION[:] = [version]
+    return version
+
+
+#: The service worker's version, kept once computed when the build runs only at start.
+_VERSION: list[str] = []
 
 
 @bp.get("/manifest.webmanifest")

@@ -40,3 +40,9 @@ def address_key() -> str | None:
         return None
     key = current_app.config["SECRET_KEY"].encode()
     return hmac.new(key, request.remote_addr.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def creator() -> dict[str, str | None]:
+    """Keyword arguments for :func:`scorepad.services.create_game`: who starts this game
+    (:func:`client_device`, made when there is none, and :func:`address_key`)."""
+    return {"creator_device": client_device(create=True), "creator_address": address_key()}
