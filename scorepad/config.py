@@ -38,6 +38,9 @@ class Config:
     # The session cookie carries this device's id (it owns the presets it saves) and its
     # recent games: keep it as long as browsers allow (Chrome caps cookies at 400 days).
     PERMANENT_SESSION_LIFETIME = timedelta(days=400)
+    # A game started without a date is dated today in its time zone by this clock: None is the
+    # system's; a test sets a function returning an aware datetime (scorepad.services.clock).
+    CLOCK = None
     LANGUAGES = ["en", "de", "nl", "fr"]
     BABEL_DEFAULT_LOCALE = "en"
 

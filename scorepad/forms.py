@@ -36,6 +36,7 @@ from wtforms.validators import Optional
 from . import labels
 from .scoring import BUILTIN, Preset, Round
 from .scoring.contracts import OUTCOME_FIELDS, SEATS, START_RANKS, TRUMP_SUITS
+from .scoring.document import known_timezones
 from .scoring.doubles import refusal
 from .scoring.game import not_played
 from .scoring.presets import CONTRACT_DEFAULTS, DEFAULT_DOUBLING, doubling_to_dict
@@ -83,6 +84,10 @@ class NewGameForm(FlaskForm):
         default=DRAW,
     )
     preset = SelectField(_l("Scoring"))
+    # The phone's local date (YYYY-MM-DD) and IANA time zone, filled in by presets.js as the
+    # form is sent; without JavaScript both stay empty and the server dates the game.
+    date = HiddenField()
+    timezone = HiddenField()
     submit = SubmitField(_l("Start the game"))
 
     def __init__(self, *args: Any, saved: Sequence[Any] = (), **kwargs: Any):
@@ -117,7 +122,8 @@ class NewGameForm(FlaskForm):
 
     def to_document(self) -> dict[str, Any]:
         """The game document for services.create_game; draws the first declarer by lot
-        (``secrets.randbelow``) when asked to."""
+        (``secrets.randbelow``) when asked to. Carries the phone's ``date`` and a known
+        ``timezone`` when it sent them."""
         if self.first_declarer.data == DRAW:
             first = secrets.randbelow(SEATS)
             self.drawn = True
@@ -131,6 +137,12 @@ class NewGameForm(FlaskForm):
         }
         if self.title.data:
             doc["title"] = self.title.data
+        if self.date.data:
+            doc["date"] = self.date.data  # the engine checks it: a bad one is a form error
+        # A zone the server does not know (a browser may say "Etc/Unknown") is not the
+        # scorer's to fix: the game is then dated as without one, not refused.
+        if self.timezone.data in known_timezones():
+            doc["timezone"] = self.timezone.data
         return doc
 
     def add_engine_error(self, path: str, message: str) -> None:

@@ -4,11 +4,12 @@ objects; every score is recomputed by the engine, never stored."""
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Date, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import Model
@@ -37,12 +38,16 @@ def _digest_of(column: str):
 class StoredGame(Model):
     """A game: its players, first declarer, a copy of its preset (so editing or deleting a
     preset never changes it) and two capability tokens: ``edit_token`` (the scorer's page)
-    and ``view_token`` (read-only)."""
+    and ``view_token`` (read-only). ``date`` is the players' date (the local day the game
+    was played: the sheet, the exports and file names show it) and ``timezone`` the IANA
+    name the phone gave, if any (club-format.md "Game document additions")."""
 
     __tablename__ = "games"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     title: Mapped[str | None] = mapped_column(String(80))
+    date: Mapped[dt.date] = mapped_column(Date)
+    timezone: Mapped[str | None] = mapped_column(String(64))
     players: Mapped[list[str]] = mapped_column(JSON)
     first_declarer: Mapped[int] = mapped_column(Integer)
     preset: Mapped[dict[str, Any]] = mapped_column(JSON)
@@ -68,9 +73,12 @@ class StoredGame(Model):
             "first_declarer": self.first_declarer,
             "preset": self.preset,
             "rounds": [r.document() for r in self.rounds],
+            "date": self.date.isoformat(),
         }
         if self.title:
             doc["title"] = self.title
+        if self.timezone:
+            doc["timezone"] = self.timezone
         return doc
 
     def to_game(self) -> Game:

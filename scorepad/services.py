@@ -9,9 +9,12 @@ from __future__ import annotations
 import hmac
 import re
 import secrets
-from datetime import timedelta
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime, timedelta
 from typing import Any
 
+from flask import current_app
 from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import IntegrityError
@@ -19,7 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from .extensions import db
 from .models import StoredGame, StoredPreset, StoredRound, token_digest, utcnow
 from .scoring import BUILTIN, Game, Preset, ScoringError, parse_game, parse_preset, parse_round, preset_to_dict
-from .scoring.document import parse_replacement, round_to_dict
+from .scoring.document import default_date, parse_replacement, round_to_dict
 from .scoring.errors import N_
 
 TOKEN_BYTES = 24  # 192 bits, URL-safe base64: 32 characters
@@ -46,16 +49,32 @@ def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
+def clock() -> datetime:
+    """The current time (aware): the app's ``CLOCK`` setting when it has one (a function
+    returning an aware datetime, so tests can say when a game starts), else the system's."""
+    now: Callable[[], datetime] = current_app.config.get("CLOCK") or utcnow
+    return now()
+
+
 def create_game(
-    document: dict[str, Any], *, creator_device: str | None = None, creator_address: str | None = None
+    document: dict[str, Any],
+    *,
+    creator_device: str | None = None,
+    creator_address: str | None = None,
 ) -> tuple[StoredGame, Game]:
     """Validate a game document (rounds optional: this is also import) and store it
-    with fresh edit and view tokens. ``creator_device`` / ``creator_address`` (see
-    :func:`scorepad.web.device.creator`) only count the games one client starts. Raises
-    :class:`ScoringError` (nothing stored)."""
+    with fresh edit and view tokens. A document without a ``date`` is dated today where
+    the players are: :func:`clock`'s day in its ``timezone``, else in UTC
+    (:func:`~scorepad.scoring.document.default_date`); an imported game keeps its own.
+    ``creator_device`` / ``creator_address`` (see :func:`scorepad.web.device.creator`) only
+    count the games one client starts. Raises :class:`ScoringError` (nothing stored)."""
     game = parse_game(document, saved_for_document(document))
+    if game.date is None:
+        game = replace(game, date=default_date(game.timezone, clock()))
     stored = StoredGame(
         title=game.title,
+        date=game.date,
+        timezone=game.timezone,
         players=list(game.players),
         first_declarer=game.first_declarer,
         preset=preset_to_dict(game.preset),
@@ -199,7 +218,7 @@ def record_round(
     row.assign(round_to_dict(rnd))
     db.session.add(row)
     _commit_round(stored)
-    return row, Game(game.players, game.first_declarer, game.preset, game.rounds + (rnd,), game.title)
+    return row, replace(game, rounds=game.rounds + (rnd,))
 
 
 def replace_round(stored: StoredGame, number: int, round_doc: Any) -> tuple[StoredRound, Game]:

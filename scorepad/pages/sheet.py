@@ -272,22 +272,26 @@ def csv_cell(value: Any) -> Any:
 
 
 def sheet_csv(game: Game) -> str:
-    """The sheet as CSV text: one line per round — ``round``, ``declarer`` (name),
-    ``contract`` (id), ``trump``, ``start_rank``, ``played``, ``doubles`` (``doubler>doubled``
-    letter pairs), then per player ``<name> raw``, ``<name> doubles`` (the settlement),
-    ``<name> total`` and ``<name> running`` (points, zeros written as 0) — then an empty
-    line and the standings: ``player``, ``total``, ``quota_penalty``, ``final``, ``rank``."""
+    """The sheet as CSV text: one line per round — ``date`` (the players' date, YYYY-MM-DD),
+    ``round``, ``declarer`` (name), ``contract`` (id), ``trump``, ``start_rank``, ``played``,
+    ``doubles`` (``doubler>doubled`` letter pairs), then per player ``<name> raw``,
+    ``<name> doubles`` (the settlement), ``<name> total`` and ``<name> running`` (points,
+    zeros written as 0) — then an empty line and the standings: ``date``, ``player``,
+    ``total``, ``quota_penalty``, ``final``, ``rank``. Every line carries the date, so the
+    sheets of several games pasted together stay apart."""
     scores = score(game)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     names = [csv_cell(p) for p in game.players]
-    header = ["round", "declarer", "contract", "trump", "start_rank", "played", "doubles"]
+    day = game.date.isoformat() if game.date else ""
+    header = ["date", "round", "declarer", "contract", "trump", "start_rank", "played", "doubles"]
     for name in names:
         header += [f"{name} raw", f"{name} doubles", f"{name} total", f"{name} running"]
     writer.writerow(header)
     for rnd, res in zip(game.rounds, scores.rounds, strict=True):
         doubles = " ".join(f"{LETTERS[a]}>{LETTERS[b]}" for a, b in rnd.doubles)
         line = [
+            day,
             res.number,
             names[res.declarer],
             rnd.contract,
@@ -301,7 +305,7 @@ def sheet_csv(game: Game) -> str:
         writer.writerow(line)
     writer.writerow([])
     st = scores.standings
-    writer.writerow(["player", "letter", "total", "quota_penalty", "final", "rank"])
+    writer.writerow(["date", "player", "letter", "total", "quota_penalty", "final", "rank"])
     for p in range(SEATS):
-        writer.writerow([names[p], LETTERS[p], st.totals[p], st.quota_penalties[p], st.final[p], st.rank[p]])
+        writer.writerow([day, names[p], LETTERS[p], st.totals[p], st.quota_penalties[p], st.final[p], st.rank[p]])
     return out.getvalue()

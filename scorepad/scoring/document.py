@@ -7,8 +7,12 @@ writes the document back with every round's ``result`` and the game's ``standing
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from datetime import UTC, date, datetime
+from functools import cache
 from typing import Any
+from zoneinfo import ZoneInfo, available_timezones
 
 from .contracts import SEATS, START_RANKS, TRUMP_SUITS, is_int, parse_outcome
 from .doubles import validate_doubles
@@ -19,7 +23,8 @@ from .presets import Preset, preset_to_dict, resolve_preset
 FORMAT = "barbu-scorepad/game@1"
 MAX_PLAYER = 40
 MAX_TITLE = 80
-GAME_FIELDS = {"format", "title", "players", "first_declarer", "preset", "rounds", "standings"}
+MAX_TIMEZONE = 64  # characters; the longest IANA name has 32
+GAME_FIELDS = {"format", "title", "date", "timezone", "players", "first_declarer", "preset", "rounds", "standings"}
 ROUND_FIELDS = {"contract", "doubles", "outcome", "trump", "start_rank", "declarer", "number", "result"}
 
 #: A round's optional details (game-format.md "Round"), in the order they are checked: the
@@ -77,6 +82,53 @@ def parse_title(obj: Any, path: str = "title") -> str | None:
     if len(obj) > MAX_TITLE:
         raise ScoringError(path, N_("the title is longer than %(limit)d characters"), limit=MAX_TITLE)
     return obj or None
+
+
+#: A date as club-format.md writes it: exactly YYYY-MM-DD in ASCII digits (``fromisoformat``
+#: alone also takes ``20261203`` and, since Python 3.11, week dates such as ``2026-W49-4``).
+DATE_SHAPE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def parse_date(obj: Any, path: str = "date") -> date | None:
+    """The local calendar date a game was played (club-format.md "Game document
+    additions"): ``YYYY-MM-DD`` text, a real day of the calendar; None when absent (null).
+    Raises :class:`ScoringError` at ``path`` for anything else (another type, another
+    shape such as ``2026-2-3`` or ``20261203``, a day that does not exist)."""
+    if obj is None:
+        return None
+    if not isinstance(obj, str) or not DATE_SHAPE.fullmatch(obj):
+        raise ScoringError(path, N_("write the date as YYYY-MM-DD, such as 2026-12-03"))
+    try:
+        return date.fromisoformat(obj)
+    except ValueError:
+        raise ScoringError(path, N_("%(date)s is not a day of the calendar"), date=obj) from None
+
+
+@cache
+def known_timezones() -> frozenset[str]:
+    """Every IANA time zone name of this machine's time zone database (the system's, or
+    the ``tzdata`` package's), read once: ~600 names."""
+    return frozenset(available_timezones())
+
+
+def parse_timezone(obj: Any, path: str = "timezone") -> str | None:
+    """The time zone the phone said it is in (club-format.md "Game document additions"):
+    an IANA name such as ``Europe/Amsterdam``, exactly as the time zone database spells it;
+    None when absent (null). Raises :class:`ScoringError` at ``path`` for anything else.
+    Only names in :func:`known_timezones` are accepted, so a path-like or odd string
+    (``../../etc/passwd``, a NUL) never reaches the file system."""
+    if obj is None:
+        return None
+    if not isinstance(obj, str) or len(obj) > MAX_TIMEZONE or obj not in known_timezones():
+        raise ScoringError(path, N_("the time zone is an IANA name such as Europe/Amsterdam"))
+    return obj
+
+
+def default_date(timezone: str | None, now: datetime) -> date:
+    """The date of a game whose document gave none (club-format.md): the day ``now`` (an
+    aware datetime: the server's clock) falls on in ``timezone`` (a name accepted by
+    :func:`parse_timezone`), else in UTC."""
+    return now.astimezone(ZoneInfo(timezone) if timezone else UTC).date()
 
 
 def parse_round(
@@ -166,7 +218,8 @@ def parse_game(obj: Any, saved: Mapping[str, Preset] | None = None) -> Game:
     """Validate a whole game document and return the :class:`Game`.
 
     ``saved`` maps the ids of saved presets a document may name. Results (``number``,
-    ``result``, ``standings``) in an export are ignored. Raises :class:`ScoringError` with
+    ``result``, ``standings``) in an export are ignored. ``date`` and ``timezone`` are kept
+    as given (None when absent: the caller picks the default, :func:`default_date`). Raises :class:`ScoringError` with
     the path and message of the first problem found; nothing is partially accepted.
     """
     if not isinstance(obj, dict):
@@ -177,6 +230,8 @@ def parse_game(obj: Any, saved: Mapping[str, Preset] | None = None) -> Game:
     if "format" in obj and obj["format"] != FORMAT:
         raise ScoringError("format", N_("this is not a game document (%(format)s)"), format=FORMAT)
     title = parse_title(obj.get("title"))
+    played_on = parse_date(obj.get("date"))
+    timezone = parse_timezone(obj.get("timezone"))
     players = parse_players(obj.get("players"))
     if "first_declarer" not in obj:
         raise ScoringError("first_declarer", N_("say who declares first (a seat from 0 to 3)"))
@@ -197,7 +252,7 @@ def parse_game(obj: Any, saved: Mapping[str, Preset] | None = None) -> Game:
     rounds: tuple[Round, ...] = ()
     for i, r in enumerate(raw_rounds):
         rounds += (parse_round(preset, players, first, rounds, r, join("rounds", i)),)
-    return Game(players, first, preset, rounds, title)
+    return Game(players, first, preset, rounds, title, played_on, timezone)
 
 
 def round_to_dict(rnd: Round) -> dict[str, Any]:
@@ -215,11 +270,16 @@ def round_to_dict(rnd: Round) -> dict[str, Any]:
 
 def export_game(game: Game, scores: Scores | None = None) -> dict[str, Any]:
     """The export of game-format.md: the document with the whole preset object, each
-    round's ``number``, ``declarer`` and ``result``, and the game's ``standings``."""
+    round's ``number``, ``declarer`` and ``result``, and the game's ``standings``; its
+    ``date`` and ``timezone`` (club-format.md) when known (a stored game always has a date)."""
     scores = scores or score(game)
     doc: dict[str, Any] = {"format": FORMAT}
     if game.title:
         doc["title"] = game.title
+    if game.date is not None:
+        doc["date"] = game.date.isoformat()
+    if game.timezone is not None:
+        doc["timezone"] = game.timezone
     doc["players"] = list(game.players)
     doc["first_declarer"] = game.first_declarer
     doc["preset"] = preset_to_dict(game.preset)

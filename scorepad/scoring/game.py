@@ -7,6 +7,7 @@ from it by :func:`score`.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,13 +33,18 @@ class Round:
 @dataclass(frozen=True)
 class Game:
     """A game: four ``players`` in clockwise seat order, the ``first_declarer`` seat, the
-    ``preset`` it is scored with, its ``rounds`` in play order and an optional ``title``."""
+    ``preset`` it is scored with, its ``rounds`` in play order, an optional ``title``, and
+    the players' ``date`` (the local calendar day the game was played) and ``timezone`` (an
+    IANA name), both optional here: a stored game always has its date
+    (:func:`~.document.default_date`)."""
 
     players: tuple[str, str, str, str]
     first_declarer: int
     preset: Preset
     rounds: tuple[Round, ...] = ()
     title: str | None = None
+    date: datetime.date | None = None
+    timezone: str | None = None
 
 
 @dataclass(frozen=True)

@@ -66,7 +66,8 @@ def sheet_context(stored: StoredGame, blank: bool) -> dict[str, Any]:
     page.update(
         {
             "stored": stored,
-            "day": opts["date"] or (None if blank else stored.created_at.date()),
+            # The players' date (the day at their table), unless the print options say another.
+            "day": opts["date"] or (None if blank else stored.date),
             "place": opts["place"],
             "paper": opts["paper"],
             "query": {
@@ -135,9 +136,9 @@ def static_fetcher(url: str, *args: Any, **kwargs: Any):
 
 
 def download_name(stored: StoredGame, suffix: str, blank: bool = False) -> str:
-    """A file name for a download: the title (or the players) and the date."""
+    """A file name for a download: the title (or the players) and the players' date."""
     name = stored.title or " ".join(stored.players)
-    when = stored.created_at.date().isoformat()
+    when = stored.date.isoformat()
     if blank:
         name = _("blank sheet")  # outside the f-string, where pybabel finds it
     return f"{name} {when}.{suffix}".replace("/", "-")
