@@ -123,3 +123,24 @@ def test_upgrading_from_the_first_revision_keeps_every_game_and_its_scores(empty
                 r["result"]["total"] for r in expected["rounds"]
             ]
             assert export["standings"]["final"] == expected["standings"]["final"]
+
+
+@pytest.mark.parametrize(
+    "created_at, day",
+    [
+        ("2026-11-01 20:00:00+00:00", "2026-11-01"),
+        ("2026-12-04 00:30:00+00:00", "2026-12-04"),  # 19:30 in New York: UTC, as these games showed until now
+        ("2026-12-03 19:30:00-05:00", "2026-12-04"),
+    ],
+)
+def test_games_stored_before_dates_are_dated_by_their_creation_in_utc(empty_app, created_at, day):
+    example = json.loads((EXAMPLES / "tournament-full.json").read_text())
+    with empty_app.app_context():
+        upgrade(revision=FIRST_REVISION)
+        with db.engine.begin() as connection:
+            insert_at_first_revision(connection, example, 1)
+            connection.execute(sa.text("UPDATE games SET created_at = :at"), {"at": created_at})
+        upgrade()
+        stored = db.session.get(StoredGame, 1)
+        assert (stored.date.isoformat(), stored.timezone) == (day, None)
+        assert export_game(stored.to_game())["date"] == day
