@@ -138,7 +138,8 @@ ROUND_FIELDS = [
     *[f"{part}-{i}" for part in ("tricks", "queens", "hearts", "order") for i in range(5)],
     "csrf_token",
 ]
-GAME_FIELDS = ["title", "first_declarer", "preset", *[f"players-{i}" for i in range(5)], "draw", "date", "timezone", "csrf_token"]
+GAME_FIELDS = ["title", "first_declarer", "preset", *[f"players-{i}" for i in range(5)], "draw", "csrf_token"]
+GAME_FIELDS += ["date", "timezone"]  # the hidden fields of the phone's date and time zone
 
 
 def form(fields: list[str]):
