@@ -219,8 +219,9 @@ def parse_game(obj: Any, saved: Mapping[str, Preset] | None = None) -> Game:
 
     ``saved`` maps the ids of saved presets a document may name. Results (``number``,
     ``result``, ``standings``) in an export are ignored. ``date`` and ``timezone`` are kept
-    as given (None when absent: the caller picks the default, :func:`default_date`). Raises :class:`ScoringError` with
-    the path and message of the first problem found; nothing is partially accepted.
+    as given (None when absent: the caller picks the default, :func:`default_date`).
+    Raises :class:`ScoringError` with the path and message of the first problem found;
+    nothing is partially accepted.
     """
     if not isinstance(obj, dict):
         raise ScoringError("", N_("a game document must be a JSON object"))
