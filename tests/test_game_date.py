@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import re
+import subprocess
 from datetime import UTC, datetime
 
 import pytest
@@ -137,8 +138,6 @@ def test_a_date_in_the_print_options_still_replaces_the_games_on_paper(evening, 
 
 @pytest.mark.pdf
 def test_the_pdf_is_dated_and_named_with_the_players_date(evening, client, tmp_path):
-    import subprocess
-
     view = api_game(client, date="2026-12-03", timezone="America/New_York")["view_token"]
     response = client.get(f"/s/{view}/sheet.pdf")
     assert response.status_code == 200
