@@ -73,6 +73,23 @@ def network(app):
     return NetworkCut(app)
 
 
+class PagesDown:
+    """While ``down``, the server answers every game page with 503 (a server restarting as
+    the new version deploys): the new worker cannot fetch the stored pages again."""
+
+    def __init__(self, app):
+        self.down = False
+        inner = app.wsgi_app
+
+        def gate(environ, start_response):
+            if self.down and environ["REQUEST_METHOD"] == "GET" and environ["PATH_INFO"].startswith("/g/"):
+                start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
+                return [b"restarting"]
+            return inner(environ, start_response)
+
+        app.wsgi_app = gate
+
+
 def stored_for_offline(page: Page) -> None:
     """Wait until a service worker controls the page and has stored it."""
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
@@ -81,10 +98,15 @@ def stored_for_offline(page: Page) -> None:
     page.wait_for_function("() => caches.match(location.href).then(found => found !== undefined)")
 
 
+@pytest.mark.parametrize("refetched", [True, False], ids=["pages-refetched", "pages-not-refetched"])
 def test_a_game_stored_before_an_update_opens_offline_after_it(
-    app, release, network, live_server, phone, screenshot_dir
+    app, release, network, live_server, phone, screenshot_dir, refetched
 ):
+    """With its pages fetched again by the new worker, the phone runs the new version
+    offline; if they could not be (the server was restarting), the stored pages still load
+    their own version's files, which the new worker kept."""
     page = phone
+    pages = PagesDown(app)
     game_id, token = start(app, live_server, page)
     # The phone opened the round form of No Last Two by its address (a link, a reload): stored too.
     form_url = f"{live_server}/g/{token}/rounds/new?contract=no-last-two"
@@ -93,19 +115,26 @@ def test_a_game_stored_before_an_update_opens_offline_after_it(
     old_script = page.locator("script[data-sw]").get_attribute("src")
 
     release.deploy()
+    pages.down = not refetched
     page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
     expect(page.locator("#sw-updated")).to_be_visible()  # "A new version…": not tapped
     # The new worker has finished taking over: only its own static cache is left.
     page.wait_for_function("() => caches.keys().then(keys => keys.filter(k => k.startsWith('static-')).length === 1)")
 
+    pages.down = False
+    # Only the service worker's caches count: the browser's HTTP cache may have been evicted
+    # (Chromium would otherwise serve the older files from it, offline too).
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.clearBrowserCache")
+    cdp.detach()  # (left attached, it kept the page's requests from going out once back online)
     network.start(page.context)
     page.reload()
     expect(page.locator("h1")).to_contain_text("Anne")
     form = page.locator("form.round-form")
     expect(form).to_be_visible()
-    # The new version's script and styles, from the new worker's cache.
-    assert page.locator("script[data-sw]").get_attribute("src") != old_script
-    assert page.evaluate("window.scorepadRelease") == 2
+    # The new version's script and styles (or, not fetched again, the old ones), from the new worker's cache.
+    assert (page.locator("script[data-sw]").get_attribute("src") != old_script) == refetched
+    assert page.evaluate("window.scorepadRelease || 1") == (2 if refetched else 1)
     expect(page.locator("#outbox")).to_be_attached()
     form.locator("input[name='penultimate'][value='1']").tap()
     form.locator("input[name='last'][value='2']").tap()
@@ -113,7 +142,7 @@ def test_a_game_stored_before_an_update_opens_offline_after_it(
     outbox = page.locator("#outbox")
     expect(outbox.locator(".outbox-state")).to_have_text("Waiting to send")
     expect(outbox).to_have_css("border-left-width", "4px")  # offline.css, from the new worker's cache
-    page.screenshot(path=str(screenshot_dir / "offline-after-update-390.png"), full_page=True)
+    page.screenshot(path=str(screenshot_dir / f"offline-after-update-{refetched=}-390.png"), full_page=True)
     # Reloaded offline again: the game page (the form's address falls back to it), the round waiting.
     page.reload()
     expect(outbox.locator(".outbox-item")).to_have_count(1)
