@@ -313,3 +313,15 @@ def test_a_key_stored_before_digests_matches_its_retry(app, client):
         db.session.commit()
     again = client.post(f"/api/v1/games/{game_id}/rounds", json=ROUNDS[0], headers=headers)
     assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+
+
+def test_the_service_worker_keeps_pages_in_a_cache_no_version_renames(app, client):
+    """Issue 11: the pages cache is named once for all versions; only the static one has the version."""
+    import re
+
+    sw = client.get("/sw.js").get_data(as_text=True)
+    version = re.search(r'const VERSION = "(\w+)";', sw).group(1)
+    assert 'const PAGE_CACHE = "pages";' in sw
+    assert 'const STATIC_CACHE = "static-" + VERSION;' in sw and len(version) == 10
+    # Taking over, the new worker deletes every cache but these two (after copying what it keeps).
+    assert ".filter((key) => key !== STATIC_CACHE && key !== PAGE_CACHE)" in sw
