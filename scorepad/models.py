@@ -103,8 +103,11 @@ class StoredRound(Model):
     doubles: Mapped[list[list[int]]] = mapped_column(JSON, default=list)
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     # The idempotency key the phone (or an API client) sent with the round: a retried save
-    # whose first answer was lost finds its round here instead of storing it twice.
+    # whose first answer was lost finds its round here instead of storing it twice. With it,
+    # the SHA-256 (hex) of the request that stored the round: the same key with another
+    # round is refused (scorepad.services.request_digest).
     client_key: Mapped[str | None] = mapped_column(String(64), unique=True, index=True)
+    key_digest: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     game: Mapped[StoredGame] = relationship(back_populates="rounds")
 
@@ -158,3 +161,19 @@ class StoredPreset(Model):
 
 
 __all__ = ["StoredGame", "StoredPreset", "StoredRound", "round_to_dict"]
+
+
+class SpentKey(Model):
+    """The idempotency key of a round that was undone: a late retry of its save must not
+    bring the round back (HTTP 409), so the key is kept when its round row is deleted, with
+    the game, the round's number and the request's digest. Rows are only ever added (and go
+    with their game): the rounds table stays the game as it is now, and a later history of
+    rounds can sit beside both."""
+
+    __tablename__ = "spent_keys"
+
+    client_key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    key_digest: Mapped[str | None] = mapped_column(String(64))
+    spent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -6,7 +6,9 @@ engine does). Every write is one transaction: a refused input stores nothing.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+import json
 import re
 import secrets
 from collections.abc import Callable
@@ -20,7 +22,7 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import IntegrityError
 
 from .extensions import db
-from .models import StoredGame, StoredPreset, StoredRound, token_digest, utcnow
+from .models import SpentKey, StoredGame, StoredPreset, StoredRound, token_digest, utcnow
 from .scoring import BUILTIN, Game, Preset, ScoringError, parse_game, parse_preset, parse_round, preset_to_dict
 from .scoring.document import default_date, parse_replacement, round_to_dict
 from .scoring.errors import N_
@@ -152,6 +154,27 @@ def _commit_round(stored: StoredGame) -> None:
 CLIENT_KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 
+class Replayed(Exception):
+    """A save whose idempotency key already stored a round of this game (a retry whose first
+    answer was lost, or one that ran at the same time as the first): ``row`` is that round,
+    unchanged; nothing new was stored. The API answers 200 with ``Idempotent-Replayed: true``."""
+
+    def __init__(self, row: StoredRound):
+        super().__init__(row.number)
+        self.row = row
+
+
+class KeyReused(Exception):
+    """An idempotency key sent again with a different request (HTTP 422): a key names one
+    save, so it cannot store or replay another round. ``template`` as :class:`Conflict`'s."""
+
+    template = N_("this idempotency key was already used for a different round")
+
+    def __init__(self) -> None:
+        super().__init__(self.template)
+        self.message = self.template
+
+
 def check_client_key(key: Any, path: str) -> str | None:
     """An idempotency key as given (None for none or ``""``). Raises :class:`ScoringError`
     at ``path`` for anything but 8 to 64 letters, digits, ``-`` or ``_``."""
@@ -162,62 +185,93 @@ def check_client_key(key: Any, path: str) -> str | None:
     return key
 
 
-def round_with_key(stored: StoredGame, client_key: str | None) -> StoredRound | None:
-    """The round of ``stored`` saved with idempotency key ``client_key``, or None. Raises
-    :class:`Conflict` when the key belongs to a round of another game."""
+def request_digest(request: Any) -> str:
+    """The SHA-256 (64 hex digits) of a save request in canonical JSON (keys sorted, no
+    spaces, non-ASCII escaped): what an idempotency key is stored with. ``request`` is what
+    the client sent, e.g. the API's round object with its ``number``, or the round form's
+    fields as sorted ``[name, value]`` pairs."""
+    text = json.dumps(request, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def round_with_key(stored: StoredGame, client_key: str | None, digest: str | None = None) -> StoredRound | None:
+    """The round of ``stored`` saved with idempotency key ``client_key``, or None for a key
+    never used (or none). ``digest`` (:func:`request_digest`) is the request's: the key's
+    round is only given back for the request that stored it. Raises :class:`Conflict` when
+    the key belongs to a round of another game or to a round undone since (a late retry
+    must not bring it back), :class:`KeyReused` when it came with a different request.
+    (Keys stored before digests were kept have none: any request matches them.)"""
     if not client_key:
         return None
     row = db.session.scalar(select(StoredRound).where(StoredRound.client_key == client_key))
-    if row is not None and row.game_id != stored.id:
+    used: StoredRound | SpentKey | None = row if row is not None else db.session.get(SpentKey, client_key)
+    if used is None:
+        return None
+    if used.game_id != stored.id:
         raise Conflict(N_("this idempotency key was already used for a round of another game"))
+    if digest is not None and used.key_digest is not None and not hmac.compare_digest(used.key_digest, digest):
+        raise KeyReused
+    if row is None:
+        raise Conflict(N_("this round was saved, then undone; it is not saved again"))
     return row
 
 
 def record_round(
-    stored: StoredGame, round_doc: Any, number: int | None = None, client_key: str | None = None
+    stored: StoredGame,
+    round_doc: Any,
+    number: int | None = None,
+    client_key: str | None = None,
+    digest: str | None = None,
 ) -> tuple[StoredRound, Game]:
     """Validate and store the next round of ``stored``.
 
     ``round_doc`` is a round object of game-format.md; ``number``, when given, must be
     the next round number. Without it the round is meant as the next one of the game as
     the caller loaded it: if another phone saved a round since, this one is refused rather
-    than stored as the round after. ``client_key`` (checked by :func:`check_client_key`)
-    is the idempotency key of this save: when a round of this game was already stored
-    with it (a retry whose first answer was lost), that round is returned unchanged and
-    nothing new is stored — whatever ``number`` and ``round_doc`` say. Raises
-    :class:`ScoringError` (paths relative to the round, e.g. ``outcome.tricks``) or
-    :class:`Conflict` (game complete, wrong number, lost race, a key of another game);
-    nothing is stored then.
+    than stored as the round after (the refusal then names no number: the caller sent
+    none). ``client_key`` (checked by :func:`check_client_key`) is the idempotency key of
+    this save and ``digest`` its request's (:func:`request_digest`): when a round of this
+    game was already stored with that key and request (a retry whose first answer was
+    lost, or a retry running at the same time), :class:`Replayed` is raised with that round
+    and nothing new is stored — whatever ``number`` and ``round_doc`` say. Raises
+    :class:`ScoringError` (paths relative to the round, e.g. ``outcome.tricks``),
+    :class:`Conflict` (game complete, wrong number, lost race, a key of another game or of
+    an undone round) or :class:`KeyReused`; nothing is stored then.
     """
+    sent = number is not None
     if number is None:
         number = len(stored.rounds) + 1  # before the lock: the game as the caller saw it
     _lock_game(stored)
     try:
         # Under the lock: two retries of one save arriving together store it once.
-        earlier = round_with_key(stored, client_key)
-    except Conflict:
-        db.session.rollback()
-        raise
-    if earlier is not None:
-        db.session.rollback()  # nothing to write: release the lock
-        return earlier, stored.to_game()
-    game = stored.to_game()
-    count = len(game.rounds)
-    try:
+        earlier = round_with_key(stored, client_key, digest)
+        if earlier is not None:
+            raise Replayed(earlier)
+        game = stored.to_game()
+        count = len(game.rounds)
         if count >= game.preset.round_count:
             raise Conflict(N_("the game is complete: all %(n)d rounds are recorded"), n=count)
+        if number != count + 1 and not sent:
+            raise Conflict(N_("another phone saved this round first; reload to see it"))
         if number == count:
             raise Conflict(N_("another phone saved round %(n)d first; reload to see it"), n=number)
         if number != count + 1:
             raise Conflict(N_("the next round is number %(next)d, not %(n)d"), next=count + 1, n=number)
         rnd = parse_round(game.preset, game.players, game.first_declarer, game.rounds, round_doc, "")
-    except (Conflict, ScoringError):
+    except (Conflict, ScoringError, KeyReused, Replayed):
         db.session.rollback()  # end the transaction: release the lock
         raise
-    row = StoredRound(game=stored, number=count + 1, client_key=client_key)
+    row = StoredRound(game=stored, number=count + 1, client_key=client_key, key_digest=digest if client_key else None)
     row.assign(round_to_dict(rnd))
     db.session.add(row)
-    _commit_round(stored)
+    try:
+        _commit_round(stored)
+    except Conflict:
+        # The key's unique constraint: a retry of this save stored it meanwhile, beyond the
+        # game's lock (or the key is another game's). The stored round, looked up again, says which.
+        if client_key and (earlier := round_with_key(stored, client_key, digest)) is not None:
+            raise Replayed(earlier) from None
+        raise
     return row, replace(game, rounds=game.rounds + (rnd,))
 
 
@@ -251,9 +305,10 @@ def _replace_round(stored: StoredGame, number: int, round_doc: Any) -> tuple[Sto
 
 
 def undo_round(stored: StoredGame, number: int | None = None) -> None:
-    """Delete the last round (``number``, when given, must be the last one). Raises
-    ``LookupError`` when there is no such round and :class:`Conflict` for an earlier one
-    (nothing changed in either case)."""
+    """Delete the last round (``number``, when given, must be the last one); its idempotency
+    key, if it had one, is kept spent (:class:`~scorepad.models.SpentKey`), so a late retry
+    of its save is a 409, not the round again. Raises ``LookupError`` when there is no such
+    round and :class:`Conflict` for an earlier one (nothing changed in either case)."""
     _lock_game(stored)
     try:
         if not stored.rounds:
@@ -271,6 +326,11 @@ def undo_round(stored: StoredGame, number: int | None = None) -> None:
     except (LookupError, Conflict):
         db.session.rollback()  # end the transaction: release the lock
         raise
+    if last.client_key:
+        # Its save may still be retried (an answer lost, a phone back online): the key stays spent.
+        db.session.add(
+            SpentKey(client_key=last.client_key, game_id=stored.id, number=last.number, key_digest=last.key_digest)
+        )
     stored.rounds.remove(last)
     stored.updated_at = utcnow()
     db.session.commit()

@@ -145,9 +145,47 @@ def test_two_api_clients_without_a_number_still_store_one_round(app, server):
     game_id, edit = new_game(server)
     for n in range(1, 7):
         post = partial(request, server, "POST", f"/api/v1/games/{game_id}/rounds", ROUNDS[n - 1], bearer(edit))
-        statuses = sorted(status for status, _, _ in run_together(post, post))
+        results = run_together(post, post)
+        statuses = sorted(status for status, _, _ in results)
         assert statuses in ([201, 409], [201, 422])
+        for status, _, data in results:
+            if status == 409:  # names no round number: the client sent none (issue 11)
+                assert json.loads(data)["error"] == "another phone saved this round first; reload to see it"
     assert stored_rounds(app, game_id) == list(range(1, 7))
+
+
+def test_retries_of_one_key_at_once_store_one_round_and_replay_it(app, server):
+    """A phone's save and its retries, all at the same instant with the same key: one 201,
+    and every other one the replay (200, Idempotent-Replayed), never a 409 or a second row."""
+    game_id, edit = new_game(server)
+    for n in range(1, 6):
+        headers = {**bearer(edit), "Idempotency-Key": f"key-of-round-{n}-{game_id}"}
+        post = partial(
+            request, server, "POST", f"/api/v1/games/{game_id}/rounds", {**ROUNDS[n - 1], "number": n}, headers
+        )
+        results = run_together(post, post, post, post)
+        assert sorted(status for status, _, _ in results) == [200, 200, 200, 201], [(s, d[:200]) for s, _, d in results]
+        for status, headers_of, data in results:
+            assert headers_of.get("Idempotent-Replayed") == ("true" if status == 200 else None)
+            assert json.loads(data)["result"]["total"] == EXPECTED[n - 1]["result"]["total"]
+    assert stored_rounds(app, game_id) == list(range(1, 6))
+
+
+def test_one_key_in_two_games_at_once_is_stored_in_one(app, server):
+    """Two games have no lock in common: the key's unique constraint decides, and the loser
+    hears the key is another game's (not that another phone saved its round)."""
+    games = [new_game(server), new_game(server)]
+    key = {"Idempotency-Key": f"shared-key-{games[0][0]}"}
+    results = run_together(
+        *[
+            partial(request, server, "POST", f"/api/v1/games/{game_id}/rounds", ROUNDS[0], {**bearer(edit), **key})
+            for game_id, edit in games
+        ]
+    )
+    assert sorted(status for status, _, _ in results) == [201, 409], [(s, d[:200]) for s, _, d in results]
+    conflict = next(json.loads(d) for s, _, d in results if s == 409)
+    assert conflict["error"] == "this idempotency key was already used for a round of another game"
+    assert sorted(len(stored_rounds(app, game_id)) for game_id, _ in games) == [0, 1]
 
 
 def test_two_phones_saving_the_same_round_form_store_it_once(app, server):

@@ -213,3 +213,115 @@ def test_the_key_is_unique_in_the_database(app):
         else:
             raise AssertionError("two rounds stored with one key")
         assert db.session.scalar(select(func.count()).where(StoredRound.client_key == KEY)) == 0
+
+
+# -- keys of undone rounds, keys sent with another round (issue 11) --------------------------
+
+
+def undo_api(client, game_id: int, edit: str, number: int):
+    return client.delete(f"/api/v1/games/{game_id}/rounds/{number}", headers=auth(edit))
+
+
+def test_an_api_retry_of_an_undone_round_is_a_conflict_not_the_round_again(app, client):
+    game_id, edit = import_game(app)
+    headers = {**auth(edit), "Idempotency-Key": "k1-of-round-one"}
+    assert client.post(f"/api/v1/games/{game_id}/rounds", json=ROUNDS[0], headers=headers).status_code == 201
+    assert undo_api(client, game_id, edit, 1).status_code == 204
+    late = client.post(f"/api/v1/games/{game_id}/rounds", json=ROUNDS[0], headers=headers)
+    assert late.status_code == 409
+    assert late.json["error"] == "this round was saved, then undone; it is not saved again"
+    assert "Idempotent-Replayed" not in late.headers
+    assert stored_rounds(app, game_id) == []
+    # Still spent once another round 1 is saved (with another key) and undone in turn.
+    other = {**auth(edit), "Idempotency-Key": "k2-of-round-one"}
+    assert client.post(f"/api/v1/games/{game_id}/rounds", json=ROUNDS[0], headers=other).status_code == 201
+    assert client.post(f"/api/v1/games/{game_id}/rounds", json=ROUNDS[0], headers=headers).status_code == 409
+    assert undo_api(client, game_id, edit, 1).status_code == 204
+    assert client.post(f"/api/v1/games/{game_id}/rounds", json=ROUNDS[0], headers=other).status_code == 409
+    assert stored_rounds(app, game_id) == []
+
+
+def test_a_form_retry_of_an_undone_round_is_a_conflict_the_outbox_shows(app, client):
+    import re
+
+    game_id, edit = import_game(app)
+    data = form_of(ROUNDS[0], number="1", client_key=KEY)
+    assert client.post(f"/g/{edit}/rounds", data=data).status_code == 303
+    assert client.post(f"/g/{edit}/rounds/undo", data={"number": "1"}).status_code == 303
+    assert stored_rounds(app, game_id) == []
+    late = client.post(f"/g/{edit}/rounds", data=data)
+    html = late.get_data(as_text=True)
+    assert late.status_code == 409
+    # What outbox.js reads: the first [data-refusal] of the page, marked a conflict.
+    refusal = re.search(r'<p [^>]*data-refusal="([a-z]+)"[^>]*>([^<]*)</p>', html)
+    assert refusal and refusal.group(1) == "conflict"
+    assert refusal.group(2).strip() == "this round was saved, then undone; it is not saved again"
+    assert stored_rounds(app, game_id) == []
+
+
+def test_an_api_key_sent_with_another_round_is_refused(app, client):
+    game_id, edit = import_game(app)
+    headers = {**auth(edit), "Idempotency-Key": KEY}
+    assert (
+        client.post(f"/api/v1/games/{game_id}/rounds", json={**ROUNDS[0], "number": 1}, headers=headers).status_code
+        == 201
+    )
+    for changed in ({**ROUNDS[1], "number": 2}, {**ROUNDS[0], "number": 2}, ROUNDS[0], {**ROUNDS[0], "doubles": []}):
+        response = client.post(f"/api/v1/games/{game_id}/rounds", json=changed, headers=headers)
+        assert response.status_code == 422, changed
+        assert response.json["path"] == "Idempotency-Key"
+        assert response.json["error"] == "this idempotency key was already used for a different round"
+    # The same body with its keys in another order and other spacing is the same request.
+    outcome, doubles = json.dumps(ROUNDS[0]["outcome"]), json.dumps(ROUNDS[0]["doubles"])
+    same = f'{{"number":1, "outcome": {outcome}, "doubles": {doubles}, "contract": "no-last-two"}}'
+    again = client.post(
+        f"/api/v1/games/{game_id}/rounds", data=same, headers={**headers, "Content-Type": "application/json"}
+    )
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert stored_rounds(app, game_id) == [(1, "no-last-two", KEY)]
+
+
+def test_an_undone_key_sent_with_another_round_is_refused_too(app, client):
+    game_id, edit = import_game(app)
+    headers = {**auth(edit), "Idempotency-Key": KEY}
+    client.post(f"/api/v1/games/{game_id}/rounds", json=ROUNDS[0], headers=headers)
+    undo_api(client, game_id, edit, 1)
+    response = client.post(f"/api/v1/games/{game_id}/rounds", json=ROUNDS[1], headers=headers)
+    assert response.status_code == 422 and response.json["path"] == "Idempotency-Key"
+    assert stored_rounds(app, game_id) == []
+
+
+def test_a_form_key_sent_with_another_round_is_refused(app, client):
+    game_id, edit = import_game(app)
+    client.post(f"/g/{edit}/rounds", data=form_of(ROUNDS[0], number="1", client_key=KEY))
+    other = client.post(f"/g/{edit}/rounds", data=form_of(ROUNDS[1], number="2", client_key=KEY))
+    assert other.status_code == 422
+    assert "this idempotency key was already used for a different round" in other.get_data(as_text=True)
+    # A retry from the outbox carries the page's CSRF token of now: the same request still.
+    again = client.post(f"/g/{edit}/rounds", data=form_of(ROUNDS[0], number="1", client_key=KEY, csrf_token="x"))
+    assert again.status_code == 303
+    assert stored_rounds(app, game_id) == [(1, "no-last-two", KEY)]
+
+
+def test_a_key_stored_before_digests_matches_its_retry(app, client):
+    # Rounds saved before the digest was kept have none: their retries are still replays.
+    game_id, edit = import_game(app)
+    headers = {**auth(edit), "Idempotency-Key": KEY}
+    client.post(f"/api/v1/games/{game_id}/rounds", json=ROUNDS[0], headers=headers)
+    with app.app_context():
+        db.session.execute(StoredRound.__table__.update().values(key_digest=None))
+        db.session.commit()
+    again = client.post(f"/api/v1/games/{game_id}/rounds", json=ROUNDS[0], headers=headers)
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+
+
+def test_the_service_worker_keeps_pages_in_a_cache_no_version_renames(app, client):
+    """Issue 11: the pages cache is named once for all versions; only the static one has the version."""
+    import re
+
+    sw = client.get("/sw.js").get_data(as_text=True)
+    version = re.search(r'const VERSION = "(\w+)";', sw).group(1)
+    assert 'const PAGE_CACHE = "pages";' in sw
+    assert 'const STATIC_CACHE = "static-" + VERSION;' in sw and len(version) == 10
+    # Taking over, the new worker deletes every cache but these two (after copying what it keeps).
+    assert ".filter((key) => key !== STATIC_CACHE && key !== PAGE_CACHE)" in sw

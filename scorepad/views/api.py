@@ -90,26 +90,28 @@ def game(game_id: int):
 @bp.post("/games/<int:game_id>/rounds")
 def record_round(game_id: int):
     """Record the next round → 201 with the stored round and its result. With an
-    ``Idempotency-Key`` header, a repeat of a save that was stored (its answer lost) gets
-    200 with that round (header ``Idempotent-Replayed: true``) instead of a second round."""
+    ``Idempotency-Key`` header, a repeat of a save that was stored (its answer lost, or sent
+    twice at once) gets 200 with that round (header ``Idempotent-Replayed: true``) instead of
+    a second round; the same key with another body is a 422, the key of a round undone since
+    a 409."""
     stored = api_game(game_id, write=True)
     try:
         client_key = services.check_client_key(request.headers.get("Idempotency-Key"), "Idempotency-Key")
-        earlier = services.round_with_key(stored, client_key)
     except ScoringError as exc:
         return error_response(422, exc.message, path=exc.path)
-    except services.Conflict as exc:
-        return error_response(409, exc.message)
-    if earlier is not None:
-        response = jsonify(round_export(stored, earlier.number))
-        response.headers["Idempotent-Replayed"] = "true"
-        return response
     doc = body()
+    digest = services.request_digest(doc)  # the body as sent, its "number" too
     number = doc.pop("number", None) if isinstance(doc, dict) else None
     if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
         return error_response(422, "the round number must be a whole number", path="number")
     try:
-        row, game = services.record_round(stored, doc, number, client_key)
+        row, game = services.record_round(stored, doc, number, client_key, digest)
+    except services.Replayed as replay:
+        response = jsonify(round_export(stored, replay.row.number))
+        response.headers["Idempotent-Replayed"] = "true"
+        return response
+    except services.KeyReused as exc:
+        return error_response(422, exc.message, path="Idempotency-Key")
     except ScoringError as exc:
         return error_response(422, exc.message, path=exc.path)
     except services.Conflict as exc:

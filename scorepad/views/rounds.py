@@ -28,6 +28,9 @@ bp = Blueprint("rounds", __name__, url_prefix="/g/<token>/rounds")
 SCORER = "games/scorer.html"
 #: The ``data-refusal`` code of a refused save, undo or preview by HTTP status (contracts.md §1).
 REFUSALS = {409: "conflict", 422: "invalid"}
+#: Round form fields that are not part of the round: left out of its idempotency digest (a
+#: retry from the outbox carries the page's current CSRF token).
+UNSIGNED_FIELDS = ("csrf_token", "client_key")
 
 
 def game_page(stored: StoredGame, token: str, status: int = 200, **kwargs: Any):
@@ -70,23 +73,32 @@ def create(token: str):
     form = RoundForm()
     contract = form.contract.data
     if form.validate_on_submit():
+        digest = services.request_digest(
+            sorted([name, value] for name, value in request.form.items(multi=True) if name not in UNSIGNED_FIELDS)
+        )
         try:
             # A retry of a save that did arrive (its answer was lost): the stored round, as a success.
             client_key = services.check_client_key(form.client_key.data, "client_key")
-            if services.round_with_key(stored, client_key) is not None:
+            if services.round_with_key(stored, client_key, digest) is not None:
                 return after_change(stored, token)
         except ScoringError as exc:
             form.add_engine_error(exc.path, error_text(exc))
             client_key = None
+        except services.KeyReused as exc:
+            form.add_engine_error("client_key", engine_text(exc.template))  # nothing is stored below
         except services.Conflict as exc:
             return conflict_page(stored, token, exc)
         document = form.round_document(game.preset, game.players)
         if document is not None and not form.has_errors:
             number = whole_number(form.number.data)
             try:
-                services.record_round(stored, document, number, client_key)
+                services.record_round(stored, document, number, client_key, digest)
+            except services.Replayed:  # the same save, stored by a retry running at the same time
+                return after_change(stored, token)
             except ScoringError as exc:
                 form.add_engine_error(exc.path, error_text(exc))
+            except services.KeyReused as exc:
+                form.add_engine_error("client_key", engine_text(exc.template))
             except services.Conflict as exc:
                 return conflict_page(stored, token, exc)
             else:

@@ -1,4 +1,4 @@
-// Register the service worker (scope: the whole site). Optional: the app works without it.
+// Register the service worker (scope: the whole site, where /sw.js is). Optional: the app works without it.
 // When a new version takes over an open page (sw.js: skipWaiting + clients.claim), say so
 // and offer a reload rather than reloading by itself: a round being entered is kept
 // anyway (js/offline/), but the scorer chooses the moment.
@@ -25,6 +25,6 @@
     main.insertBefore(note, main.firstChild);
   });
   window.addEventListener("load", function () {
-    navigator.serviceWorker.register(script.dataset.sw, { scope: "/" }).catch(function () {});
+    navigator.serviceWorker.register(script.dataset.sw).catch(function () {});
   });
 })();

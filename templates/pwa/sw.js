@@ -2,10 +2,19 @@
 // Static files: cache-first (their URLs carry a content hash). Pages: network-first, the
 // last copy or the offline page when the network is gone. Never cached: anything but GET,
 // htmx fragment requests, the API.
+//
+// A new version must not lose what a phone stored for offline use (a game page, its round
+// form, the outbox's page; the outbox's rounds themselves are in localStorage): stored
+// pages live in one cache whose name never changes; only the static files' cache is per
+// version. A stored page loads the static files of the version that served it (hashed
+// URLs), so when a version installs it fetches every stored page again (online, as it is
+// then) to load its own files, and when it takes over it keeps, in its own cache, the
+// older files a stored page still loads (one it could not fetch again) before it deletes
+// the older caches.
 "use strict";
 const VERSION = "{{ version }}";
 const STATIC_CACHE = "static-" + VERSION;
-const PAGE_CACHE = "pages-" + VERSION;
+const PAGE_CACHE = "pages";
 const OFFLINE_URL = "{{ offline }}";
 const PRECACHE = {{ precache | tojson }};
 
@@ -13,20 +22,71 @@ self.addEventListener("install", (event) => {
   event.waitUntil(
     caches.open(STATIC_CACHE)
       .then((cache) => cache.addAll([...PRECACHE, OFFLINE_URL]))
+      .then(keepPages)
+      .then(refreshPages)
       .then(() => self.skipWaiting())
   );
 });
 
 self.addEventListener("activate", (event) => {
-  // A new version takes over: drop the caches of older versions, control open pages.
+  // A new version takes over: keep the stored pages and what they load, drop the rest of
+  // the older versions' caches, control open pages.
   event.waitUntil(
-    caches.keys()
+    keepPages()
+      .then(keepWhatPagesLoad)
+      .then(() => caches.keys())
       .then((keys) => Promise.all(keys
         .filter((key) => key !== STATIC_CACHE && key !== PAGE_CACHE)
         .map((key) => caches.delete(key))))
       .then(() => self.clients.claim())
   );
 });
+
+// Each stored page fetched again, so it loads this version's static files. One that cannot
+// be fetched now (offline, a server error) keeps its copy; one that is gone (404, 410: a
+// game deleted) is dropped. Never fails the install.
+async function refreshPages() {
+  const pages = await caches.open(PAGE_CACHE);
+  await Promise.all((await pages.keys()).map(async (request) => {
+    try {
+      const response = await fetch(request.url, { credentials: "same-origin", cache: "no-cache", redirect: "manual" });
+      if (response.ok) await pages.put(request, response);
+      else if (response.status === 404 || response.status === 410) await pages.delete(request);
+    } catch (error) { /* offline: the copy stays, and keepWhatPagesLoad keeps its files */ }
+  }));
+}
+
+// Versions before this one kept pages in a cache per version ("pages-<version>"): copied
+// into the lasting one (a page in it already is newer), at install and again at activation
+// (the older worker stores pages until then).
+async function keepPages() {
+  const pages = await caches.open(PAGE_CACHE);
+  for (const key of (await caches.keys()).filter((name) => name.startsWith("pages-"))) {
+    const old = await caches.open(key);
+    for (const request of await old.keys()) {
+      if (!(await pages.match(request))) await pages.put(request, await old.match(request));
+    }
+  }
+}
+
+// The static files the stored pages load (src, href, data-css: any quoted URL under
+// /static/) that this version's cache lacks, copied into it from the older caches.
+async function keepWhatPagesLoad() {
+  const pages = await caches.open(PAGE_CACHE);
+  const mine = await caches.open(STATIC_CACHE);
+  const pattern = /["'](\/static\/[^"'?#]+)/g;
+  const wanted = new Set();
+  for (const request of await pages.keys()) {
+    const page = await pages.match(request);
+    const html = page ? await page.text() : "";
+    for (const match of html.matchAll(pattern)) wanted.add(new URL(match[1], request.url).href);
+  }
+  for (const url of wanted) {
+    if (await mine.match(url)) continue;
+    const older = await caches.match(url);
+    if (older) await mine.put(url, older);
+  }
+}
 
 async function cacheFirst(request) {
   const cached = await caches.match(request);

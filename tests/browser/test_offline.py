@@ -238,3 +238,58 @@ def test_a_waiting_round_can_be_discarded(app, network, live_server, phone):
     expect(page.locator("a[data-contract='no-last-two']")).to_be_visible()  # round 2 can be entered
     assert [r["contract"] for r in rounds_of(app, game_id)] == ["no-queens"]
     assert page.evaluate("localStorage.getItem('scorepad:outbox')") is None
+
+
+class LostAnswers:
+    """A connection that drops answers: while ``cut``, the first POST of a round reaches the
+    server (which stores it) and the phone hears 503; later ones are answered 503 before
+    they reach it. ``stored`` lists the POSTs that did reach the server."""
+
+    def __init__(self, app):
+        self.cut = False
+        self.stored: list[str] = []
+        inner = app.wsgi_app
+
+        def gate(environ, start_response):
+            if self.cut and environ["REQUEST_METHOD"] == "POST" and environ["PATH_INFO"].endswith("/rounds"):
+                if not self.stored:
+                    self.stored.append(environ["PATH_INFO"])
+                    answer = inner(environ, lambda *args: None)
+                    b"".join(answer)  # the app answered; nobody hears it
+                    getattr(answer, "close", lambda: None)()
+                start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
+                return [b"no connection"]
+            return inner(environ, start_response)
+
+        app.wsgi_app = gate
+
+
+def test_a_retry_of_a_round_undone_meanwhile_shows_the_conflict_card(app, live_server, phone):
+    """Issue 11: the save arrived but its answer was lost; another phone undid the round;
+    the phone's retry must not bring it back. Its outbox shows the conflict card, and the
+    round can still be saved, with a new key, as the next round."""
+    page = phone
+    lost = LostAnswers(app)
+    game_id, _ = start(app, live_server, page)
+    form = enter_no_last_two(page)
+    first_key = form.locator("input[name='client_key']").input_value()
+    lost.cut = True
+    form.get_by_role("button", name="Save round 1").tap()
+    outbox = page.locator("#outbox")
+    expect(outbox.locator(".outbox-state")).to_have_text("Waiting to send")
+    assert len(lost.stored) == 1 and rounds_of(app, game_id) == [{"number": 1, **ENTERED}]
+    with app.app_context():  # another phone undoes round 1
+        services.undo_round(db.session.get(services.StoredGame, game_id), 1)
+    lost.cut = False
+    outbox.get_by_role("button", name="Try now").tap()
+    expect(outbox.locator(".outbox-state")).to_have_text("Not saved: the game changed meanwhile")
+    expect(outbox.locator(".outbox-message")).to_have_text("this round was saved, then undone; it is not saved again")
+    assert rounds_of(app, game_id) == []
+
+    outbox.get_by_role("button", name="Save it as round 1").tap()
+    expect(page.locator("#current-title")).to_have_text("Round 2 of 28")
+    expect(outbox.locator(".outbox-item")).to_have_count(0)
+    assert rounds_of(app, game_id) == [{"number": 1, **ENTERED}]
+    with app.app_context():
+        key = db.session.scalar(select(StoredRound.client_key).where(StoredRound.game_id == game_id))
+    assert key and key != first_key

@@ -24,15 +24,19 @@
     } else if (action === "discard") {
       if (window.confirm(O.texts().discardConfirm)) { O.drop(key); O.say(""); }
     } else if (action === "send-as") {
-      var next = O.nextNumber();
+      // Another save, with its own key: the old one may be spent (a round undone since) and
+      // the server refuses a key sent with a different round.
+      var next = O.nextNumber(), fresh = O.newKey();
       O.update(key, function (e) {
-        e.state = "waiting"; e.message = ""; e.number = next;
-        e.fields = e.fields.map(function (f) { return f[0] === "number" ? ["number", String(next)] : f; });
+        e.state = "waiting"; e.number = next; e.key = fresh; // (a waiting card shows no message)
+        e.fields = e.fields.map(function (f) {
+          return f[0] === "number" ? ["number", String(next)] : f[0] === "client_key" ? ["client_key", fresh] : f;
+        });
       });
       O.flush();
     } else if (action === "review") {
-      // The next round's form for the same contract, filled in with what was entered.
-      O.write(O.draftKey(entry.action, O.nextNumber()), { contract: entry.contract, key: entry.key, at: Date.now(),
+      // The next round's form for the same contract, filled in with what was entered (a new key: as above).
+      O.write(O.draftKey(entry.action, O.nextNumber()), { contract: entry.contract, at: Date.now(),
         fields: entry.fields.filter(function (f) { return f[0] !== "csrf_token"; }), auto: [] });
       O.drop(key);
       window.location.assign(document.getElementById("outbox").dataset.newUrl + "?contract=" +

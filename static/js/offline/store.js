@@ -31,9 +31,9 @@
 
   // 128 random bits as hex (crypto.randomUUID needs HTTPS; a club's LAN may not have it).
   O.newKey = function () {
-    var bytes = new Uint8Array(16);
-    crypto.getRandomValues(bytes);
-    return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
+    return Array.prototype.map.call(crypto.getRandomValues(new Uint8Array(16)), function (b) {
+      return (b + 256).toString(16).slice(1);
+    }).join("");
   };
   O.fill = function (template, values) {
     return (template || "").replace(/\{(\w+)\}/g, function (_, k) { return k in values ? values[k] : ""; });
