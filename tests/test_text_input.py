@@ -401,3 +401,19 @@ def test_a_legacy_game_still_prints_its_pdf(app, client, tmp_path):
     path = Path(tmp_path / "sheet.pdf")
     path.write_bytes(response.data)
     assert response.data.startswith(b"%PDF")
+
+
+@pytest.mark.parametrize(
+    ("lang", "message"),
+    [
+        ("de", "der Text enthält ein unsichtbares Steuerzeichen (U+001B)"),
+        ("nl", "de tekst bevat een onzichtbaar stuurteken (U+001B)"),
+        ("fr", "le texte contient un caractère de contrôle invisible (U+001B)"),
+    ],
+)
+def test_the_refusal_is_told_in_the_language(client, lang, message):
+    response = client.post(
+        "/games/new", data=new_game_form(title="Thursday\x1bTable 2"), headers={"Accept-Language": lang}
+    )
+    assert response.status_code == 422
+    assert message in error_next_to(response.get_data(as_text=True), "title")
