@@ -410,8 +410,10 @@ def delete_preset(stored: StoredPreset) -> None:
 
 
 def find_preset(public_id: str) -> StoredPreset | None:
-    """The saved preset with this id, or None."""
-    if not public_id or len(public_id) > 32:
+    """The saved preset with this id, or None (without asking the database for an id no
+    saved preset has: longer than 32 characters, or not printable ASCII, such as a lone
+    surrogate from a JSON body, which no database driver can encode)."""
+    if not public_id or len(public_id) > 32 or not (public_id.isascii() and public_id.isprintable()):
         return None
     return db.session.scalar(select(StoredPreset).where(StoredPreset.public_id == public_id))
 

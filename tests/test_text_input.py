@@ -417,3 +417,25 @@ def test_the_refusal_is_told_in_the_language(client, lang, message):
     )
     assert response.status_code == 422
     assert message in error_next_to(response.get_data(as_text=True), "title")
+
+
+def test_a_lone_surrogate_in_a_preset_id_is_refused_not_looked_up(app, client):
+    response = client.post("/api/v1/games", json=document(preset="x\ud800"))
+    assert response.status_code == 422
+    assert response.json["path"] == "preset"
+
+
+@pytest.mark.parametrize("body", [b'{"\\ud800": 1}', b'{"players": ["A\\udfffnne", "B", "C", "D"], "rounds": 7}'])
+def test_importing_a_file_with_a_lone_surrogate_anywhere_is_refused_on_the_page(app, client, body):
+    response = client.post(
+        "/games/import", data={"file": (io.BytesIO(body), "g.json")}, content_type="multipart/form-data"
+    )
+    assert response.status_code == 422
+    assert "broken character" in error_next_to(response.get_data(as_text=True), "file")
+
+
+def test_importing_a_preset_with_a_lone_surrogate_in_a_field_name_is_refused_on_the_page(app, client):
+    response = client.post("/presets/import", data={"text": '{"name": "x", "\\ud800": 1}'})
+    assert response.status_code == 422
+    assert "broken character (U+D800)" in error_next_to(response.get_data(as_text=True), "text")
+    assert count(app, StoredPreset) == 0

@@ -15,7 +15,7 @@ from .doubles import validate_doubles
 from .errors import N_, ScheduleError, ScoringError, join
 from .game import Game, Round, Scores, contract_choices, contracts_left, declared_later, declarer_of, not_played, score
 from .presets import MAX_PLAYER, Preset, preset_to_dict, resolve_preset
-from .text import clean_names, clean_text
+from .text import clean_names, clean_text, refuse_lone_surrogates
 
 FORMAT = "barbu-scorepad/game@1"
 MAX_TITLE = 80
@@ -178,6 +178,8 @@ def parse_game(obj: Any, saved: Mapping[str, Preset] | None = None, *, stored: b
     """
     if not isinstance(obj, dict):
         raise ScoringError("", N_("a game document must be a JSON object"))
+    if not stored:
+        refuse_lone_surrogates(obj)
     for key in obj:
         if key not in GAME_FIELDS:
             raise ScoringError(key, N_("unknown field of a game document"))

@@ -8,7 +8,7 @@ from typing import Any
 from .contracts import Contract, contract_to_dict, is_int, parse_contract
 from .doubles import Doubling
 from .errors import N_, ScoringError, join
-from .text import clean_name, clean_names
+from .text import clean_name, clean_names, refuse_lone_surrogates
 
 DECKS = (52, 32)
 CHOOSERS = ("declarer", "dealer", "fixed")
@@ -257,6 +257,8 @@ def parse_preset(obj: Any, path: str = "preset", *, stored: bool = False) -> Pre
     """
     if not isinstance(obj, dict):
         raise ScoringError(path, N_("a preset must be an object or the id of a known preset"))
+    if not stored:
+        refuse_lone_surrogates(obj, path)
     known = {
         "id",
         "name",

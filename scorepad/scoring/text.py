@@ -93,12 +93,9 @@ def check_characters(text: str, path: str, *, multiline: bool = False) -> None:
     """Refuse ``text`` if it holds a character that must never be stored (see the module's
     rules); ``multiline`` allows ``\\n``. Raises :class:`ScoringError` at ``path`` naming the
     first such character: a lone surrogate, a line break, a control character."""
+    check_surrogates(text, path)
     for char in text:
         category = unicodedata.category(char)
-        if category == "Cs":
-            raise ScoringError(
-                path, N_("the text contains a broken character (%(code)s) that cannot be stored"), code=code_point(char)
-            )
         if multiline and char == "\n":
             continue
         if char in LINE_BREAKS and not multiline:
@@ -106,6 +103,34 @@ def check_characters(text: str, path: str, *, multiline: bool = False) -> None:
         if category in ("Cc", "Zl", "Zp") or char in DIRECTION_CONTROLS:
             raise ScoringError(
                 path, N_("the text contains an invisible control character (%(code)s)"), code=code_point(char)
+            )
+
+
+def refuse_lone_surrogates(obj: Any, path: str = "") -> None:
+    """Refuse a JSON document (dicts, lists, strings, numbers) holding a lone surrogate in any
+    string or field name, wherever it is: JSON's ``\\ud800`` escape is the only way one
+    arrives, and no page, file or database can encode it, not even in a message that
+    repeats the field's name. Raises :class:`ScoringError` at the string's path (for a field
+    name, at its object's path). Walks without recursion, however deep the document."""
+    pending: list[tuple[Any, str]] = [(obj, path)]
+    while pending:
+        value, where = pending.pop()
+        if isinstance(value, str):
+            check_surrogates(value, where)
+        elif isinstance(value, dict):
+            for key in value:
+                check_surrogates(str(key), where)
+            pending.extend((item, join(where, str(key))) for key, item in reversed(value.items()))
+        elif isinstance(value, list):
+            pending.extend((item, join(where, i)) for i, item in reversed(list(enumerate(value))))
+
+
+def check_surrogates(text: str, path: str) -> None:
+    """Raise :class:`ScoringError` at ``path`` naming the first lone surrogate of ``text``."""
+    for char in text:
+        if "\ud800" <= char <= "\udfff":
+            raise ScoringError(
+                path, N_("the text contains a broken character (%(code)s) that cannot be stored"), code=code_point(char)
             )
 
 

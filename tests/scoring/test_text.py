@@ -5,7 +5,7 @@ other variants of each kind."""
 import pytest
 
 from scorepad.scoring import BUILTIN, ScoringError, parse_game, parse_preset, preset_to_dict
-from scorepad.scoring.text import clean_name, clean_text, name_key, stored_text
+from scorepad.scoring.text import clean_name, clean_text, name_key, refuse_lone_surrogates, stored_text
 
 PLAYERS = ["Anne", "Beth", "Cath", "Diana"]
 
@@ -253,7 +253,7 @@ def test_a_stored_game_with_old_text_is_read_made_safe_to_show():
         players=["A\ud800nne", "Beth\x1b", "\u200b", "BETH"],
         preset=preset(name="House\nrules", default_players=["Anne", "Anne", "\u2028", "D"]),
     )
-    assert refusal(legacy)[0] == "title"  # as input: refused
+    assert refusal(legacy)[0] == "players[0]"  # as input: refused (a lone surrogate is looked for first)
     read = parse_game(legacy, stored=True)
     assert read.title == "Thursday Table 2"
     assert read.players == ("A\ufffdnne", "Beth", "\u200b", "BETH")
@@ -267,3 +267,33 @@ def test_stored_text_still_follows_every_other_rule():
         "a game has exactly four players",
     )
     assert refusal(game(players=["Anne", "Beth", "Cath", 7]), stored=True)[0] == "players[3]"
+
+
+# -- a lone surrogate anywhere in a document -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fields", "path", "code"),
+    [
+        ({"preset": "tourn\ud800ament"}, "preset", "U+D800"),  # an id, looked up before any other check
+        ({"rounds": [{"contract": "no-\udc00tricks"}]}, "rounds[0].contract", "U+DC00"),
+        ({"rounds": [{"contract": "trumps", "trump": "\ud800"}]}, "rounds[0].trump", "U+D800"),
+        ({"\udbff": 1}, "", "U+DBFF"),  # a field's name: refused at its object
+        ({"rounds": [{"\udfff": 1}]}, "rounds[0]", "U+DFFF"),
+    ],
+)
+def test_a_lone_surrogate_is_refused_wherever_it_is(fields, path, code):
+    assert refusal(game(**fields)) == (path, f"the text contains a broken character ({code}) that cannot be stored")
+
+
+def test_a_lone_surrogate_is_found_however_deep_without_recursion():
+    deep = "\ud800"
+    for _ in range(5000):
+        deep = [deep]
+    with pytest.raises(ScoringError) as caught:
+        refuse_lone_surrogates({"x": deep})
+    assert caught.value.path == "x" + "[0]" * 5000
+
+
+def test_a_surrogate_pair_is_one_character_not_a_lone_surrogate():
+    assert name("Anne 🂡") == "Anne 🂡"  # U+1F0A1, above the BMP: a pair in UTF-16, one code point here
