@@ -66,6 +66,7 @@ _STORED_SURROGATES = re.compile("[\ud800-\udfff]")
 _STORED_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 _STORED_CONTROLS_MULTILINE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029]+")
 
+BROKEN = N_("the text contains a broken character (%(code)s) that cannot be stored")
 INVISIBLE_TEXT = N_("the text has no visible characters")
 INVISIBLE_NAME = N_("the name has no visible characters")
 DUPLICATE_NAME = N_("%(name)s is already playing; give each player a different name")
@@ -87,6 +88,13 @@ def is_visible(char: str) -> bool:
     mark or symbol (categories L, N, P, S) that is neither default-ignorable nor a blank.
     Spaces, format characters (Cf), combining marks alone (M) and controls are not."""
     return unicodedata.category(char)[0] in "LNPS" and char not in BLANKS and not is_ignorable(char)
+
+
+def check_surrogates(text: str, path: str) -> None:
+    """Raise :class:`ScoringError` at ``path`` naming the first lone surrogate of ``text``."""
+    for char in text:
+        if "\ud800" <= char <= "\udfff":
+            raise ScoringError(path, BROKEN, code=code_point(char))
 
 
 def check_characters(text: str, path: str, *, multiline: bool = False) -> None:
@@ -111,34 +119,50 @@ def refuse_lone_surrogates(obj: Any, path: str = "") -> None:
     string or field name, wherever it is: JSON's ``\\ud800`` escape is the only way one
     arrives, and no page, file or database can encode it, not even in a message that
     repeats the field's name. Raises :class:`ScoringError` at the string's path (for a field
-    name, at its object's path). Walks without recursion, however deep the document."""
-    pending: list[tuple[Any, str]] = [(obj, path)]
+    name, at its object's path). Walks without recursion, however deep the document; a
+    path is spelled out only for the refusal."""
+    # Each place is (its container's place, its key or index): building every path as a
+    # string would cost the square of the depth.
+    pending: list[tuple[Any, Any]] = [(obj, None)]
     while pending:
-        value, where = pending.pop()
-        if isinstance(value, str):
-            check_surrogates(value, where)
+        value, place = pending.pop()
+        if isinstance(value, str) and not _is_clean(value):
+            check_surrogates(value, _spelled(path, place))
         elif isinstance(value, dict):
             for key in value:
-                check_surrogates(str(key), where)
-            pending.extend((item, join(where, str(key))) for key, item in reversed(value.items()))
+                if not _is_clean(str(key)):
+                    check_surrogates(str(key), _spelled(path, place))
+            pending.extend((item, (place, str(key))) for key, item in reversed(value.items()))
         elif isinstance(value, list):
-            pending.extend((item, join(where, i)) for i, item in reversed(list(enumerate(value))))
+            pending.extend((item, (place, i)) for i, item in reversed(list(enumerate(value))))
 
 
-def check_surrogates(text: str, path: str) -> None:
-    """Raise :class:`ScoringError` at ``path`` naming the first lone surrogate of ``text``."""
-    for char in text:
-        if "\ud800" <= char <= "\udfff":
-            raise ScoringError(
-                path, N_("the text contains a broken character (%(code)s) that cannot be stored"), code=code_point(char)
-            )
+def _is_clean(text: str) -> bool:
+    """True when ``text`` holds no lone surrogate (the UTF-8 encoder refuses one)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _spelled(path: str, place: Any) -> str:
+    """The document path of a place of :func:`refuse_lone_surrogates`."""
+    parts: list[str | int] = []
+    while place is not None:
+        place, part = place
+        parts.append(part)
+    for part in reversed(parts):
+        path = join(path, part)
+    return path
 
 
 def stored_text(value: str, *, multiline: bool = False) -> str:
     """Text read back from the database, made safe to show and to encode: each lone
     surrogate becomes U+FFFD (the replacement character), each run of control characters
-    and line separators one space (``\\n`` and CR LF as ``\\n`` kept when ``multiline``), then the ends are
-    trimmed. Only for documents written before these rules (never for input)."""
+    and line separators one space (when ``multiline``, ``\\n`` is kept and CR LF read as
+    ``\\n``), then the ends are trimmed. Only for documents written before these rules, never
+    for input."""
     value = _STORED_SURROGATES.sub("\ufffd", value)
     if multiline:
         value = value.replace("\r\n", "\n")  # a form's line break, as stored before these rules
