@@ -350,10 +350,14 @@ def test_a_non_ascii_download_name_is_sent_rfc_5987_encoded(app, client):
 
 def test_every_page_of_a_legacy_game_opens(app, client):
     game_id, edit, view = store_legacy_game(app)
-    for url in (f"/g/{edit}", f"/g/{view}", f"/b/{view}", f"/b/{view}/live", f"/b/{view}/screen", f"/s/{view}"):
+    pages = (f"/g/{edit}", f"/g/{view}", f"/b/{view}", f"/b/{view}/live", f"/b/{view}/screen", f"/s/{view}")
+    for url in (*pages, f"/s/{view}/blank"):
         response = client.get(url)
         assert response.status_code == 200, url
         assert "A\ufffdnne" in response.get_data(as_text=True), url
+    share = client.get(f"/b/share/{edit}")
+    assert share.status_code == 200 and "Thursday Table 2" in share.get_data(as_text=True)
+    assert client.get(f"/b/{view}/qr.svg").status_code == 200
     # The home page lists it among this phone's recent games (the scorer's page remembered it).
     home = client.get("/").get_data(as_text=True)
     assert "Thursday Table 2" in home and "A\ufffdnne" in home
