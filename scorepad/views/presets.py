@@ -203,7 +203,7 @@ def export(preset_id: str):
     """The preset object of game-format.md as a JSON download."""
     preset, _stored = preset_to_read(preset_id)
     body = current_app.json.dumps(preset_to_dict(preset)).encode()
-    return send_download(body, "application/json", f"barbu-preset-{preset.id}", "json")
+    return send_download(body, "application/json", f"barbu-preset-{preset.id}.json")
 
 
 def import_at_limit(message: str) -> tuple[str, int] | None:

@@ -134,11 +134,14 @@ def static_fetcher(url: str, *args: Any, **kwargs: Any):
     return URLFetcherResponse(url, body=target.read_bytes(), headers={"Content-Type": mime})
 
 
-def download_stem(stored: StoredGame, blank: bool = False) -> str:
-    """A download's file name before its suffix: the title (or the players) and the date,
-    made safe by :func:`scorepad.web.downloads.safe_file_name` when it is sent."""
-    name = _("blank sheet") if blank else stored.title or " ".join(stored.players)
-    return f"{name} {stored.created_at.date().isoformat()}"
+def download_name(stored: StoredGame, suffix: str, blank: bool = False) -> str:
+    """A file name for a download: the title (or the players) and the date (made safe to
+    save and send by :func:`scorepad.web.downloads.send_download`, whatever the title holds)."""
+    name = stored.title or " ".join(stored.players)
+    when = stored.created_at.date().isoformat()
+    if blank:
+        name = _("blank sheet")  # outside the f-string, where pybabel finds it
+    return f"{name} {when}.{suffix}"
 
 
 @bp.get("/<token>/sheet.pdf")
@@ -153,7 +156,7 @@ def pdf(token: str):
         return render_template("sheet/sheet.html", **context), 422
     html = render_template("sheet/sheet.html", pdf=True, **context)
     document = HTML(string=html, base_url=request.host_url, url_fetcher=static_fetcher).write_pdf()
-    return send_download(document, "application/pdf", download_stem(stored, is_blank), "pdf", max_age=None)
+    return send_download(document, "application/pdf", download_name(stored, "pdf", is_blank), max_age=None)
 
 
 @bp.get("/<token>/sheet.csv")
@@ -161,7 +164,7 @@ def csv_download(token: str):
     """The sheet as CSV (UTF-8 with a byte-order mark, so Excel reads the accents right)."""
     stored = game_to_read(token)
     body = sheet_csv(stored.to_game()).encode("utf-8-sig")
-    return send_download(body, "text/csv", download_stem(stored), "csv")
+    return send_download(body, "text/csv", download_name(stored, "csv"))
 
 
 @bp.get("/<token>/game.json")
@@ -169,4 +172,4 @@ def export(token: str):
     """The game document with every result and the standings (game-format.md export)."""
     stored = game_to_read(token)
     body = json.dumps(export_game(stored.to_game()), ensure_ascii=False, indent=2).encode()
-    return send_download(body, "application/json", download_stem(stored), "json")
+    return send_download(body, "application/json", download_name(stored, "json"))
