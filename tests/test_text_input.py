@@ -398,6 +398,21 @@ def test_a_legacy_saved_preset_still_opens(app, client):
     assert export.headers["Content-Disposition"] == f"attachment; filename=barbu-preset-{pid}.json"
 
 
+def test_a_legacy_preset_opens_in_its_owners_editor(app, client):
+    pid = client.post("/presets/new", data=editor_data()).headers["Location"].rsplit("/", 1)[1]
+    with app.app_context():
+        stored = services.find_preset(pid)
+        stored.preset = stored.preset | {"default_players": ["A\ud800nne", "Beth\n", "Cath", "Diana"]}
+        stored.notes = "Aces high.\r\nNo talking."
+        db.session.commit()
+    page = client.get(f"/presets/{pid}/edit")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert 'value="A\ufffdnne"' in html and 'value="Beth"' in html
+    assert client.get("/games/new").status_code == 200  # which offers its default players
+    assert client.get(f"/games/new?preset={pid}").status_code == 200
+
+
 @pytest.mark.pdf
 def test_a_legacy_game_still_prints_its_pdf(app, client, tmp_path):
     _, _, view = store_legacy_game(app)

@@ -181,7 +181,9 @@ def edit(preset_id: str):
     stored = preset_to_edit(preset_id)
     if request.method == "POST":
         return handle_editor(stored)
-    form = PresetForm(formdata=None, data=PresetForm.data_of(stored.preset, stored.notes))
+    # The engine's reading of the row (to_preset), not the raw row: text stored before the
+    # text rules comes back safe to show (scoring.text.stored_text).
+    form = PresetForm(formdata=None, data=PresetForm.data_of(preset_to_dict(stored.to_preset()), stored.notes))
     return render_editor(form, stored)
 
 
