@@ -6,8 +6,8 @@ import html as html_lib
 import io
 import json
 import re
+import subprocess
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
@@ -420,9 +420,10 @@ def test_a_legacy_game_still_prints_its_pdf(app, client, tmp_path):
     assert response.status_code == 200
     assert response.mimetype == "application/pdf"
     assert 'filename="Thursday Table 2 2026-11-26.pdf"' in response.headers["Content-Disposition"]
-    path = Path(tmp_path / "sheet.pdf")
+    path = tmp_path / "sheet.pdf"
     path.write_bytes(response.data)
-    assert response.data.startswith(b"%PDF")
+    text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    assert "Thursday Table 2" in text and "A\ufffdnne" in text
 
 
 @pytest.mark.parametrize(
