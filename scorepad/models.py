@@ -82,8 +82,9 @@ class StoredGame(Model):
         return doc
 
     def to_game(self) -> Game:
-        """The engine's :class:`~scorepad.scoring.Game` (validated again on the way)."""
-        return parse_game(self.document())
+        """The engine's :class:`~scorepad.scoring.Game` (validated again on the way; text
+        stored before today's rules is read, made safe to show: ``parse_game(stored=True)``)."""
+        return parse_game(self.document(), stored=True)
 
 
 class StoredRound(Model):
@@ -156,8 +157,9 @@ class StoredPreset(Model):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
 
     def to_preset(self) -> Preset:
-        """The engine's :class:`~scorepad.scoring.Preset` (validated again on the way)."""
-        return parse_preset(self.preset)
+        """The engine's :class:`~scorepad.scoring.Preset` (validated again on the way; text
+        stored before today's rules is read, made safe to show: ``parse_preset(stored=True)``)."""
+        return parse_preset(self.preset, stored=True)
 
 
 __all__ = ["StoredGame", "StoredPreset", "StoredRound", "round_to_dict"]

@@ -96,13 +96,17 @@ def _static_without_document_headers(response):
 def _refuse_nul_characters() -> Response | None:
     """No field may hold a NUL character (U+0000): PostgreSQL text cannot store one, and no
     name, title, token or id needs it. Refused before any view runs, so a request carrying
-    one never reaches the database: 404 in a URL path, 422 in a query, form or JSON body."""
+    one never reaches the database: 404 in a URL path, 422 in a query, form or JSON body.
+
+    The body is read whatever its framing: a chunked body has no Content-Length but is just as
+    readable (the server ends it and MAX_CONTENT_LENGTH still caps it), and every value of a
+    repeated field counts, not only the first."""
     if "\x00" in request.path:
         return error_response(404, _("There is no such page."), name=_("Not Found"), path="")
-    body = request.get_data(cache=True) if request.content_length else b""
+    body = request.get_data(cache=True)  # empty when there is none; kept for the view
     if (
-        any("\x00" in value for value in request.args.values())
-        or any("\x00" in value for value in request.form.values())
+        any("\x00" in value for _key, values in request.args.lists() for value in values)
+        or any("\x00" in value for _key, values in request.form.lists() for value in values)
         or b"\x00" in body
         or b"\\u0000" in body.lower()
     ):

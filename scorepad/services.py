@@ -26,6 +26,7 @@ from .models import SpentKey, StoredGame, StoredPreset, StoredRound, token_diges
 from .scoring import BUILTIN, Game, Preset, ScoringError, parse_game, parse_preset, parse_round, preset_to_dict
 from .scoring.document import default_date, parse_replacement, round_to_dict
 from .scoring.errors import N_
+from .scoring.text import clean_text, stored_text
 
 TOKEN_BYTES = 24  # 192 bits, URL-safe base64: 32 characters
 MAX_ID = 2**31 - 1  # the largest INTEGER of PostgreSQL (SQLite's is larger)
@@ -297,7 +298,7 @@ def _replace_round(stored: StoredGame, number: int, round_doc: Any) -> tuple[Sto
     rounds = game.rounds[:index] + (rnd,) + game.rounds[index + 1 :]
     doc = stored.document()
     doc["rounds"] = [round_to_dict(r) for r in rounds]
-    new_game = parse_game(doc)  # later rounds stay valid (the check above keeps contracts unique)
+    new_game = parse_game(doc, stored=True)  # later rounds stay valid (the check above keeps contracts unique)
     row = stored.rounds[index]
     row.assign(round_to_dict(rnd))
     _commit_round(stored)
@@ -381,12 +382,13 @@ def updated_stamp(token: str) -> str | None:
 
 
 def saved_notes(preset_id: str) -> str | None:
-    """The notes of the saved preset ``preset_id`` (a game's preset id), or None for a
-    built-in id (no lookup) or a preset that no longer exists."""
+    """The notes of the saved preset ``preset_id`` (a game's preset id), made safe to show
+    (:func:`~scorepad.scoring.text.stored_text`), or None for a built-in id (no lookup) or a
+    preset that no longer exists."""
     if preset_id in BUILTIN:
         return None
     stored = find_preset(preset_id)
-    return stored.notes if stored is not None else None
+    return stored_text(stored.notes, multiline=True) if stored is not None else None
 
 
 # -- saved presets ----------------------------------------------------------------------------
@@ -415,16 +417,17 @@ def saved_for_document(document: Any) -> dict[str, Preset]:
 
 
 def check_notes(notes: Any, path: str) -> str:
-    """A preset's notes, trimmed (``""`` for None). Raises :class:`ScoringError` at ``path``
-    for something that is not text or longer than :data:`MAX_NOTES` characters."""
+    """A preset's notes (``""`` for None): multi-line text by the rules of
+    :mod:`scorepad.scoring.text` (NFC, trimmed, line breaks as ``\\n``; no other control
+    character, no lone surrogate). Raises :class:`ScoringError` at ``path`` for something that
+    is not text, a forbidden or no visible character, or more than :data:`MAX_NOTES` characters."""
     if notes is None:
         return ""
     if not isinstance(notes, str):
         raise ScoringError(path, N_("the notes must be text"))
-    notes = notes.strip()
-    if len(notes) > MAX_NOTES:
-        raise ScoringError(path, N_("the notes are longer than %(n)d characters"), n=MAX_NOTES)
-    return notes
+    return clean_text(
+        notes, path, MAX_NOTES, too_long_message=N_("the notes are longer than %(limit)d characters"), multiline=True
+    )
 
 
 def validate_preset(obj: Any, public_id: str, path: str) -> Preset:
@@ -486,8 +489,10 @@ def delete_preset(stored: StoredPreset) -> None:
 
 
 def find_preset(public_id: str) -> StoredPreset | None:
-    """The saved preset with this id, or None."""
-    if not public_id or len(public_id) > 32:
+    """The saved preset with this id, or None (without asking the database for an id no
+    saved preset has: longer than 32 characters, or not printable ASCII, such as a lone
+    surrogate from a JSON body, which no database driver can encode)."""
+    if not public_id or len(public_id) > 32 or not (public_id.isascii() and public_id.isprintable()):
         return None
     return db.session.scalar(select(StoredPreset).where(StoredPreset.public_id == public_id))
 

@@ -18,10 +18,10 @@ from .contracts import SEATS, START_RANKS, TRUMP_SUITS, is_int, parse_outcome
 from .doubles import validate_doubles
 from .errors import N_, ScheduleError, ScoringError, join
 from .game import Game, Round, Scores, contract_choices, contracts_left, declared_later, declarer_of, not_played, score
-from .presets import Preset, preset_to_dict, resolve_preset
+from .presets import MAX_PLAYER, Preset, preset_to_dict, resolve_preset
+from .text import clean_names, clean_text, refuse_lone_surrogates
 
 FORMAT = "barbu-scorepad/game@1"
-MAX_PLAYER = 40
 MAX_TITLE = 80
 MAX_TIMEZONE = 64  # characters; the longest IANA name has 32
 GAME_FIELDS = {"format", "title", "date", "timezone", "players", "first_declarer", "preset", "rounds", "standings"}
@@ -46,23 +46,23 @@ ROUND_DETAILS: dict[str, tuple[str, tuple[str, ...], str, str]] = {
 }
 
 
-def parse_players(obj: Any, path: str = "players") -> tuple[str, str, str, str]:
-    """Four player names in clockwise seat order: trimmed, non-empty, at most 40
-    characters, distinct after case-folding. Raises :class:`ScoringError` naming the seat."""
+def parse_players(obj: Any, path: str = "players", *, stored: bool = False) -> tuple[str, str, str, str]:
+    """Four player names in clockwise seat order, each a name by the rules of
+    :mod:`.text` (NFC, trimmed, at most 40 characters, no control character or lone
+    surrogate, something visible) and no two the same after :func:`~.text.name_key`
+    ("Anne" and "ANNE\\u200b" are one player). ``stored``: read back from the database, see
+    :func:`parse_game`. Raises :class:`ScoringError` naming the seat (``players[1]``)."""
     if not isinstance(obj, list) or len(obj) != SEATS:
         raise ScoringError(path, N_("a game has exactly four players"))
-    names: list[str] = []
-    for i, name in enumerate(obj):
-        ppath = join(path, i)
-        if not isinstance(name, str) or not name.strip():
-            raise ScoringError(ppath, N_("the name is empty"))
-        name = name.strip()
-        if len(name) > MAX_PLAYER:
-            raise ScoringError(ppath, N_("the name is longer than %(limit)d characters"), limit=MAX_PLAYER)
-        if any(name.casefold() == other.casefold() for other in names):
-            raise ScoringError(ppath, N_("%(name)s is already playing; give each player a different name"), name=name)
-        names.append(name)
-    return tuple(names)  # type: ignore[return-value]
+    names = clean_names(
+        obj,
+        path,
+        MAX_PLAYER,
+        empty_message=N_("the name is empty"),
+        too_long_message=N_("the name is longer than %(limit)d characters"),
+        stored=stored,
+    )
+    return names  # type: ignore[return-value]  # four, checked above
 
 
 def parse_seat(obj: Any, path: str) -> int:
@@ -72,16 +72,18 @@ def parse_seat(obj: Any, path: str) -> int:
     return obj
 
 
-def parse_title(obj: Any, path: str = "title") -> str | None:
-    """An optional title of at most 80 characters (trimmed; empty means none)."""
+def parse_title(obj: Any, path: str = "title", *, stored: bool = False) -> str | None:
+    """An optional title: None, or text by the rules of :mod:`.text` (NFC, trimmed, at most
+    80 characters, no line break, control character or lone surrogate, something visible);
+    empty means none. ``stored``: see :func:`parse_game`. Raises :class:`ScoringError` at ``path``."""
     if obj is None:
         return None
     if not isinstance(obj, str):
         raise ScoringError(path, N_("the title must be text"))
-    obj = obj.strip()
-    if len(obj) > MAX_TITLE:
-        raise ScoringError(path, N_("the title is longer than %(limit)d characters"), limit=MAX_TITLE)
-    return obj or None
+    title = clean_text(
+        obj, path, MAX_TITLE, too_long_message=N_("the title is longer than %(limit)d characters"), stored=stored
+    )
+    return title or None
 
 
 #: A date as club-format.md writes it: exactly YYYY-MM-DD in ASCII digits (``fromisoformat``
@@ -214,32 +216,38 @@ def parse_replacement(game: Game, index: int, obj: Any, path: str = "") -> Round
     return rnd
 
 
-def parse_game(obj: Any, saved: Mapping[str, Preset] | None = None) -> Game:
+def parse_game(obj: Any, saved: Mapping[str, Preset] | None = None, *, stored: bool = False) -> Game:
     """Validate a whole game document and return the :class:`Game`.
 
     ``saved`` maps the ids of saved presets a document may name. Results (``number``,
     ``result``, ``standings``) in an export are ignored. ``date`` and ``timezone`` are kept
-    as given (None when absent: the caller picks the default, :func:`default_date`).
-    Raises :class:`ScoringError` with the path and message of the first problem found;
-    nothing is partially accepted.
+    as given (None when absent: the caller picks the default, :func:`default_date`). ``stored``: the document was read
+    back from the database, so it was checked when it was written, by the rules of that day;
+    its text (title, names, the preset's name and default players) is then read as it is and
+    only made safe to show (:func:`~.text.stored_text`: a lone surrogate becomes U+FFFD, a
+    control character a space), never refused, so that a game stored before a rule still
+    opens and exports. Every other rule applies. Raises :class:`ScoringError` with the path
+    and message of the first problem found; nothing is partially accepted.
     """
     if not isinstance(obj, dict):
         raise ScoringError("", N_("a game document must be a JSON object"))
+    if not stored:
+        refuse_lone_surrogates(obj)
     for key in obj:
         if key not in GAME_FIELDS:
             raise ScoringError(key, N_("unknown field of a game document"))
     if "format" in obj and obj["format"] != FORMAT:
         raise ScoringError("format", N_("this is not a game document (%(format)s)"), format=FORMAT)
-    title = parse_title(obj.get("title"))
+    title = parse_title(obj.get("title"), stored=stored)
     played_on = parse_date(obj.get("date"))
     timezone = parse_timezone(obj.get("timezone"))
-    players = parse_players(obj.get("players"))
+    players = parse_players(obj.get("players"), stored=stored)
     if "first_declarer" not in obj:
         raise ScoringError("first_declarer", N_("say who declares first (a seat from 0 to 3)"))
     first = parse_seat(obj["first_declarer"], "first_declarer")
     if "preset" not in obj:
         raise ScoringError("preset", N_("name a preset (such as tournament) or give a whole preset object"))
-    preset = resolve_preset(obj["preset"], "preset", dict(saved or {}))
+    preset = resolve_preset(obj["preset"], "preset", dict(saved or {}), stored=stored)
     raw_rounds = obj.get("rounds", [])
     if not isinstance(raw_rounds, list):
         raise ScoringError("rounds", N_("must be a list of rounds"))

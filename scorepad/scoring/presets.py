@@ -8,6 +8,7 @@ from typing import Any
 from .contracts import Contract, contract_to_dict, is_int, parse_contract
 from .doubles import Doubling
 from .errors import N_, ScoringError, join
+from .text import clean_name, clean_names, refuse_lone_surrogates
 
 DECKS = (52, 32)
 CHOOSERS = ("declarer", "dealer", "fixed")
@@ -16,6 +17,7 @@ TARGETS = ("any", "declarer")
 UNDOUBLED = ("play", "split")
 MAX_CONTRACTS = 9
 MAX_NAME = 60
+MAX_PLAYER = 40  # characters of a player's name (a game's players, a preset's default players)
 
 
 @dataclass(frozen=True)
@@ -237,24 +239,26 @@ def parse_doubling(obj: Any, path: str) -> Doubling:
     )
 
 
-def _text(value: Any, path: str, limit: int, empty: str, too_long: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise ScoringError(path, empty)
-    value = value.strip()
-    if len(value) > limit:
-        raise ScoringError(path, too_long, limit=limit)
-    return value
+def _text(value: Any, path: str, limit: int, empty: str, too_long: str, stored: bool) -> str:
+    """A preset's id or name: a name by the rules of :mod:`.text`."""
+    return clean_name(value, path, limit, empty_message=empty, too_long_message=too_long, stored=stored)
 
 
-def parse_preset(obj: Any, path: str = "preset") -> Preset:
+def parse_preset(obj: Any, path: str = "preset", *, stored: bool = False) -> Preset:
     """Validate a whole preset object (game-format.md, "Preset") and freeze it.
 
     ``id`` and ``contracts`` are required; other fields default to the tournament values.
-    Raises :class:`ScoringError` with the path and problem: unknown field, deck not 52/32,
-    no contracts or more than 9, a duplicate contract, a bad contract value.
+    The id, the name and the default players are text by the rules of :mod:`.text`; the
+    default players are four distinct names (:func:`~.text.name_key`) or none. ``stored``:
+    read back from the database, its text is only made safe to show (see
+    :func:`~.document.parse_game`). Raises :class:`ScoringError` with the path and problem:
+    unknown field, deck not 52/32, no contracts or more than 9, a duplicate contract, a bad
+    contract value, a bad id, name or default player.
     """
     if not isinstance(obj, dict):
         raise ScoringError(path, N_("a preset must be an object or the id of a known preset"))
+    if not stored:
+        refuse_lone_surrogates(obj, path)
     known = {
         "id",
         "name",
@@ -275,6 +279,7 @@ def parse_preset(obj: Any, path: str = "preset") -> Preset:
         MAX_NAME,
         N_("the preset id must be a non-empty text"),
         N_("the preset id is longer than %(limit)d characters"),
+        stored,
     )
     name = _text(
         obj.get("name", pid),
@@ -282,6 +287,7 @@ def parse_preset(obj: Any, path: str = "preset") -> Preset:
         MAX_NAME,
         N_("the preset name must be a non-empty text"),
         N_("the preset name is longer than %(limit)d characters"),
+        stored,
     )
     deck = obj.get("deck", 52)
     if deck not in DECKS or not is_int(deck):
@@ -302,16 +308,14 @@ def parse_preset(obj: Any, path: str = "preset") -> Preset:
     ppath = join(path, "default_players")
     if not isinstance(players, list) or len(players) not in (0, 4):
         raise ScoringError(ppath, N_("give four default players or none"))
-    players = [
-        _text(
-            p,
-            join(ppath, i),
-            40,
-            N_("a player's name must be a non-empty text"),
-            N_("a player's name is longer than %(limit)d characters"),
-        )
-        for i, p in enumerate(players)
-    ]
+    players = clean_names(
+        players,
+        ppath,
+        MAX_PLAYER,
+        empty_message=N_("a player's name must be a non-empty text"),
+        too_long_message=N_("a player's name is longer than %(limit)d characters"),
+        stored=stored,
+    )
     doubling = parse_doubling(obj.get("doubling", {}), join(path, "doubling"))
     undoubled = _choice(obj, "undoubled_negative", UNDOUBLED, "play", path)
     if undoubled == "split" and not doubling.enabled:
@@ -328,7 +332,7 @@ def parse_preset(obj: Any, path: str = "preset") -> Preset:
         rotation=_choice(obj, "rotation", ROTATIONS, "run", path),
         doubling=doubling,
         undoubled_negative=undoubled,
-        default_players=tuple(players),
+        default_players=players,
     )
 
 
@@ -351,9 +355,12 @@ def preset_to_dict(preset: Preset) -> dict[str, Any]:
 BUILTIN: dict[str, Preset] = {p.id: p for p in (parse_preset(obj) for obj in _builtins())}
 
 
-def resolve_preset(obj: Any, path: str = "preset", saved: dict[str, Preset] | None = None) -> Preset:
+def resolve_preset(
+    obj: Any, path: str = "preset", saved: dict[str, Preset] | None = None, *, stored: bool = False
+) -> Preset:
     """A preset from a game document's ``preset`` field: a built-in or saved id, or a
-    whole object. Raises :class:`ScoringError` for an unknown id or an invalid object."""
+    whole object (``stored``: read back from the database, see :func:`parse_preset`).
+    Raises :class:`ScoringError` for an unknown id or an invalid object."""
     if isinstance(obj, str):
         found = BUILTIN.get(obj) or (saved or {}).get(obj)
         if found is None:
@@ -361,4 +368,4 @@ def resolve_preset(obj: Any, path: str = "preset", saved: dict[str, Preset] | No
                 path, N_("no preset called %(preset)r; built-in: %(known)s"), preset=obj, known=", ".join(BUILTIN)
             )
         return found
-    return parse_preset(obj, path)
+    return parse_preset(obj, path, stored=stored)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from jinja2_fragments.flask import render_block
@@ -27,6 +27,7 @@ from ..scoring.presets import DECKS
 from ..services import StoredPreset
 from ..web import htmx
 from ..web.device import address_key, device_id
+from ..web.downloads import send_download
 from ..web.limits import PRESET_SAVES, limit
 from ..web.loaders import preset_to_edit, preset_to_read
 
@@ -180,7 +181,9 @@ def edit(preset_id: str):
     stored = preset_to_edit(preset_id)
     if request.method == "POST":
         return handle_editor(stored)
-    form = PresetForm(formdata=None, data=PresetForm.data_of(stored.preset, stored.notes))
+    # The engine's reading of the row (to_preset), not the raw row: text stored before the
+    # text rules comes back safe to show (scoring.text.stored_text).
+    form = PresetForm(formdata=None, data=PresetForm.data_of(preset_to_dict(stored.to_preset()), stored.notes))
     return render_editor(form, stored)
 
 
@@ -201,9 +204,8 @@ def delete(preset_id: str):
 def export(preset_id: str):
     """The preset object of game-format.md as a JSON download."""
     preset, _stored = preset_to_read(preset_id)
-    response = jsonify(preset_to_dict(preset))
-    response.headers["Content-Disposition"] = f'attachment; filename="barbu-preset-{preset.id}.json"'
-    return response
+    body = current_app.json.dumps(preset_to_dict(preset)).encode()
+    return send_download(body, "application/json", f"barbu-preset-{preset.id}.json")
 
 
 def import_at_limit(message: str) -> tuple[str, int] | None:

@@ -13,20 +13,20 @@ Everything shown is the engine's (``scoring.score``), arranged by :mod:`scorepad
 
 from __future__ import annotations
 
-import io
 import json
 from datetime import date
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request, send_file, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from .. import services
 from ..pages.sheet import sheet_csv, sheet_page
 from ..scoring import export_game
 from ..services import StoredGame  # the stored game's type only: views reach the tables through services
+from ..web.downloads import send_download
 from ..web.loaders import any_game, game_to_read
 
 bp = Blueprint("sheet", __name__, url_prefix="/s")
@@ -136,12 +136,13 @@ def static_fetcher(url: str, *args: Any, **kwargs: Any):
 
 
 def download_name(stored: StoredGame, suffix: str, blank: bool = False) -> str:
-    """A file name for a download: the title (or the players) and the players' date."""
+    """A file name for a download: the title (or the players) and the players' date (made safe
+    to save and send by :func:`scorepad.web.downloads.send_download`, whatever the title holds)."""
     name = stored.title or " ".join(stored.players)
     when = stored.date.isoformat()
     if blank:
         name = _("blank sheet")  # outside the f-string, where pybabel finds it
-    return f"{name} {when}.{suffix}".replace("/", "-")
+    return f"{name} {when}.{suffix}"
 
 
 @bp.get("/<token>/sheet.pdf")
@@ -156,12 +157,7 @@ def pdf(token: str):
         return render_template("sheet/sheet.html", **context), 422
     html = render_template("sheet/sheet.html", pdf=True, **context)
     document = HTML(string=html, base_url=request.host_url, url_fetcher=static_fetcher).write_pdf()
-    return send_file(
-        io.BytesIO(document),
-        mimetype="application/pdf",
-        as_attachment=True,
-        download_name=download_name(stored, "pdf", is_blank),
-    )
+    return send_download(document, "application/pdf", download_name(stored, "pdf", is_blank), max_age=None)
 
 
 @bp.get("/<token>/sheet.csv")
@@ -169,9 +165,7 @@ def csv_download(token: str):
     """The sheet as CSV (UTF-8 with a byte-order mark, so Excel reads the accents right)."""
     stored = game_to_read(token)
     body = sheet_csv(stored.to_game()).encode("utf-8-sig")
-    return send_file(
-        io.BytesIO(body), mimetype="text/csv", as_attachment=True, download_name=download_name(stored, "csv"), max_age=0
-    )
+    return send_download(body, "text/csv", download_name(stored, "csv"))
 
 
 @bp.get("/<token>/game.json")
@@ -179,11 +173,4 @@ def export(token: str):
     """The game document with every result and the standings (game-format.md export)."""
     stored = game_to_read(token)
     body = json.dumps(export_game(stored.to_game()), ensure_ascii=False, indent=2).encode()
-    response: Response = send_file(
-        io.BytesIO(body),
-        mimetype="application/json",
-        as_attachment=True,
-        download_name=download_name(stored, "json"),
-        max_age=0,
-    )
-    return response
+    return send_download(body, "application/json", download_name(stored, "json"))
