@@ -7,7 +7,7 @@ import io
 import json
 import re
 import subprocess
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 import pytest
 
@@ -311,6 +311,7 @@ def store_legacy_game(app, title="Thursday\nTable 2", players=("A\ud800nne", "Be
             edit_token=services.new_token(),
             view_token=services.new_token(),
             created_at=datetime(2026, 11, 26, 19, 30, tzinfo=UTC),
+            date=date(2026, 11, 26),  # the migration dates old games by created_at (UTC)
         )
         row = StoredRound(number=1)
         row.assign(ROUND)
