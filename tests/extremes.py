@@ -40,25 +40,22 @@ NINE = [
         "king": -20,
     },
 ]
-OUTCOMES = {
-    "no-tricks": {"tricks": [1, 2, 3, 7]},
-    "trumps": {"tricks": [7, 3, 2, 1]},
-    "no-queens": {"queens": [1, 1, 1, 1]},
-    "no-last-two": {"penultimate": 1, "last": 2},
-    "no-hearts": {"hearts": [3, 3, 3, 4], "ace": 3},
-    "no-king-of-hearts": {"king": 2},
-    "domino": {"order": [3, 2, 1, 0]},
-    "ravage-city": {"most": [0, 1, 2, 3]},
-    "salade": {
-        "tricks": [4, 3, 3, 3],
-        "queens": [2, 2, 0, 0],
-        "hearts": [3, 3, 3, 4],
-        "ace": 0,
-        "king": 1,
-        "penultimate": 2,
-        "last": 3,
-    },
-}
+def outcome(contract: str, deck: int) -> dict:
+    """A legal outcome of ``contract`` with a ``deck`` of 52 or 32 cards (13 or 8 tricks and hearts)."""
+    n = deck // 4
+    split = [1, 2, 3, n - 6]
+    hearts = {"hearts": split, "ace": 3}
+    return {
+        "no-tricks": {"tricks": split},
+        "trumps": {"tricks": split[::-1]},
+        "no-queens": {"queens": [1, 1, 1, 1]},
+        "no-last-two": {"penultimate": 1, "last": 2},
+        "no-hearts": hearts,
+        "no-king-of-hearts": {"king": 2},
+        "domino": {"order": [3, 2, 1, 0]},
+        "ravage-city": {"most": [0, 1, 2, 3]},
+        "salade": {"tricks": split, "queens": [2, 2, 0, 0], **hearts, "king": 1, "penultimate": 2, "last": 3},
+    }[contract]
 
 
 def nine_contract_preset(name_length: int = 60) -> dict:
@@ -103,7 +100,7 @@ def full_game(players: list[str], preset: dict, title: str | None = None) -> dic
             if a != declarer and refusal(a, b, declarer, positive, p.doubling) is None
         ]
         doubles += [[declarer, a] for a, b in doubles if b == declarer]
-        rnd: dict = {"contract": contract, "doubles": doubles, "outcome": OUTCOMES[contract]}
+        rnd: dict = {"contract": contract, "doubles": doubles, "outcome": outcome(contract, p.deck)}
         if contract == "trumps":
             rnd["trump"] = "spades"
         if contract == "domino":
