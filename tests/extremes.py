@@ -40,6 +40,8 @@ NINE = [
         "king": -20,
     },
 ]
+
+
 def outcome(contract: str, deck: int) -> dict:
     """A legal outcome of ``contract`` with a ``deck`` of 52 or 32 cards (13 or 8 tricks and hearts)."""
     n = deck // 4
