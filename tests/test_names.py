@@ -143,3 +143,9 @@ def test_the_home_page_and_the_presets_isolate_titles_players_and_preset_names(a
         html = client.get(url).get_data(as_text=True)
         assert RTL_PRESET in html, url
         assert unisolated(html) == [], url
+
+
+def without_isolates(html: str) -> str:
+    """A page's HTML without its isolates (``<bdi>`` tags, FSI and PDI): for tests that read
+    the words of a sentence."""
+    return re.sub(r"</?bdi\b[^>]*>|[\u2068\u2069]", "", html)

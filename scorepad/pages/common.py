@@ -20,6 +20,12 @@ def isolate(text: object) -> Markup:
     return Markup("<bdi>%s</bdi>") % escape(text)
 
 
+def isolated_text(text: str) -> str:
+    """``text`` between the Unicode isolates FSI and PDI (U+2068, U+2069): :func:`isolate` for
+    plain text, a name inside a message that is no markup (a flash message, a refusal)."""
+    return f"\u2068{text}\u2069"
+
+
 def short_names(players: Sequence[str]) -> list[str]:
     """The players' shortest distinct abbreviations for narrow columns (the grid, the
     round's result): their initials, or the first two or three letters when initials
