@@ -307,3 +307,24 @@ def test_the_fullest_sheets_print_on_one_page(app, client, tmp_path, case, paper
     subprocess.run(
         ["pdftoppm", "-png", "-r", "70", "-singlefile", str(stem.with_suffix(".pdf")), str(stem)], check=True
     )
+
+
+@pytest.mark.pdf
+def test_anything_printed_after_the_sheet_starts_a_new_page(app, client, tmp_path):
+    """A later addition (a chart after the sheet, a correction note at the sheet's end) never
+    shares the score sheet's page, however full the sheet is."""
+    from weasyprint import HTML  # noqa: PLC0415 (loads pango)
+
+    from scorepad.views.sheet import static_fetcher  # noqa: PLC0415
+
+    view = extreme_sheet(app, "nine-40")
+    html = client.get(f"/s/{view}?paper=letter").get_data(as_text=True)
+    html = html.replace("</footer>\n</article>", "</footer><p>Correction note</p></article>")
+    html = html.replace("</article>", "</article><section><h2>Chart</h2></section>")
+    with app.app_context():
+        document = HTML(string=html, base_url="http://localhost/", url_fetcher=static_fetcher).write_pdf()
+    pages, _, body = pdf_facts(document, tmp_path)
+    assert pages == 3
+    sheet, note, chart = body.split("\f")[:3]
+    assert "Rank" in sheet and "Correction note" not in sheet and "Chart" not in sheet
+    assert "Correction note" in note and "Chart" in chart

@@ -99,3 +99,22 @@ def test_the_fullest_sheets_print_on_one_page_from_the_browser(
     assert pdf_pages(pdf) == (1, PAPER[paper][1])
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     assert text.rindex("Bartholomäus") > text.index({"en": "Rank", "de": "Platz", "nl": "Plaats", "fr": "Rang"}[lang])
+
+
+def test_anything_printed_after_the_sheet_starts_a_new_page_in_the_browser(app, live_server, page, screenshot_dir):
+    view = extreme_sheet(app, "nine-40")
+    page.goto(f"{live_server}/s/{view}?paper=letter")
+    page.evaluate("""() => {
+      const note = document.createElement('p'); note.textContent = 'Correction note';
+      document.querySelector('.sheet').append(note);
+      const chart = document.createElement('section'); chart.textContent = 'Chart';
+      document.querySelector('.sheet').after(chart);
+    }""")
+    page.emulate_media(media="print")
+    pdf = screenshot_dir / "sheet-print-additions.pdf"
+    page.pdf(path=str(pdf), format="Letter", print_background=True, prefer_css_page_size=True)
+    assert pdf_pages(pdf)[0] == 3
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    sheet, note, chart = text.split("\f")[:3]
+    assert "Rank" in sheet and "Correction note" not in sheet and "Chart" not in sheet
+    assert "Correction note" in note and "Chart" in chart
