@@ -328,3 +328,14 @@ def test_anything_printed_after_the_sheet_starts_a_new_page(app, client, tmp_pat
     sheet, note, chart = body.split("\f")[:3]
     assert "Rank" in sheet and "Correction note" not in sheet and "Chart" not in sheet
     assert "Correction note" in note and "Chart" in chart
+
+
+@pytest.mark.pdf
+@pytest.mark.parametrize("lang", ["fr", "de"])
+def test_every_builtin_presets_sheet_prints_on_one_letter_page_with_long_names(app, client, tmp_path, lang):
+    """The built-ins' descriptions and house rules are printed whole (they are not cut like a
+    saved preset's notes) and still fit, with four names of 40 characters."""
+    for preset_id in BUILTIN:
+        _, view = start(app, {"players": LONG_NAMES, "first_declarer": 0, "preset": preset_id})
+        response = client.get(f"/s/{view}/sheet.pdf?blank=1&paper=letter", headers={"Accept-Language": lang})
+        assert pdf_facts(response.data, tmp_path)[0] == 1, preset_id
