@@ -10,6 +10,7 @@ from . import database, security
 from .config import Config
 from .extensions import babel, compress, csrf, db, migrate
 from .i18n import LANGUAGE_NAMES, select_locale
+from .pages.common import isolate
 from .web import errors
 
 # templates/ and static/ live at the repository root, next to the package.
@@ -70,6 +71,8 @@ def create_app(config=None) -> Flask:
     # Points and counts with the language's digit grouping (1,234 · 1.234 · 1 234); the
     # templates write the sign themselves (a true minus, U+2212).
     app.add_template_filter(format_number, "number")
+    # Names and titles inside sentences and tables, isolated from the text around them.
+    app.add_template_filter(isolate, "bdi")
 
     @app.context_processor
     def inject_locale():

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from scorepad import services
+from tests.test_names import without_isolates
 
 EXAMPLE = json.loads((Path(__file__).parent / "data" / "examples" / "tournament-full.json").read_text())
 PLAYERS = EXAMPLE["game"]["players"]  # Élodie, Anne, Beth, Marc
@@ -53,7 +54,7 @@ def test_a_valid_new_game_redirects_to_its_page(client):
     response = client.post("/games/new", data=new_game_form(title="Thursday, table 2"))
     assert response.status_code == 303
     token = response.headers["Location"].rsplit("/", 1)[1]
-    page = client.get(f"/g/{token}").get_data(as_text=True)
+    page = without_isolates(client.get(f"/g/{token}").get_data(as_text=True))
     assert "Thursday, table 2" in page
     assert all(name in page for name in PLAYERS)
     assert "Round 1 of 28" in page
@@ -64,7 +65,7 @@ def test_a_valid_new_game_redirects_to_its_page(client):
 
 def test_the_home_page_lists_games_started_on_this_device(client):
     client.post("/games/new", data=new_game_form(title="Friday game"))
-    html = client.get("/").get_data(as_text=True)
+    html = without_isolates(client.get("/").get_data(as_text=True))
     assert "Friday game" in html
     assert "Élodie · Anne · Beth · Marc" in html
     assert "0 of 28 rounds played" in html
@@ -88,7 +89,7 @@ def test_an_invalid_new_game_is_refused_next_to_the_field(client, overrides, fie
 def test_the_first_declarer_can_be_drawn_by_lot(client, monkeypatch):
     monkeypatch.setattr("scorepad.forms.secrets.randbelow", lambda n: 3)
     response = client.post("/games/new", data=new_game_form(first_declarer="draw"), follow_redirects=True)
-    html = response.get_data(as_text=True)
+    html = without_isolates(response.get_data(as_text=True))
     assert "Drawn by lot: Marc declares first." in html
     assert re.search(r"<dt>Declarer</dt><dd>Marc</dd>", html)
 
@@ -121,7 +122,7 @@ def test_an_unknown_token_is_not_found(client):
 
 def test_the_table_shows_round_and_running_totals(app, client):
     edit, _ = import_game(app, rounds=2)
-    html = client.get(f"/g/{edit}").get_data(as_text=True)
+    html = without_isolates(client.get(f"/g/{edit}").get_data(as_text=True))
     for number in (1, 2):
         row = re.search(rf'<tr id="round-{number}".*?</tr>', html, re.S).group(0)
         running = [
@@ -136,7 +137,7 @@ EXPECTED_RUNNING = [r["result"]["running"] for r in EXAMPLE["expected"]["rounds"
 
 def test_the_quota_of_doubles_against_the_declarer_is_shown(app, client):
     edit, _ = import_game(app, rounds=3)
-    html = client.get(f"/g/{edit}").get_data(as_text=True)
+    html = without_isolates(client.get(f"/g/{edit}").get_data(as_text=True))
     # Rounds 1-3, Beth declaring: Anne doubled her in rounds 1, 2 (and Élodie in 2, 3).
     given = EXAMPLE["game"]["rounds"][:3]
     anne = sum([1, 2] in r["doubles"] for r in given)
@@ -147,7 +148,7 @@ def test_the_quota_of_doubles_against_the_declarer_is_shown(app, client):
 
 def test_a_complete_game_shows_the_final_ranks(app, client):
     edit, _ = import_game(app, rounds=28)
-    html = client.get(f"/g/{edit}").get_data(as_text=True)
+    html = without_isolates(client.get(f"/g/{edit}").get_data(as_text=True))
     standings = EXAMPLE["expected"]["standings"]
     final = re.search(r'<section id="final".*?</section>', html, re.S).group(0)
     shown = re.findall(

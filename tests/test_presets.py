@@ -12,6 +12,7 @@ from scorepad import services
 from scorepad.extensions import db
 from scorepad.models import StoredGame, StoredPreset
 from scorepad.scoring import BUILTIN, preset_to_dict
+from tests.test_names import without_isolates
 
 CONTRACT_ROWS = [
     "no-tricks",
@@ -349,7 +350,7 @@ def test_the_device_cookie_is_permanent(client):
 
 def test_delete_asks_then_deletes(app, client):
     pid = make(client)
-    assert "Delete “Thursday club”?" in client.get(f"/presets/{pid}/delete").get_data(as_text=True)
+    assert "Delete “Thursday club”?" in without_isolates(client.get(f"/presets/{pid}/delete").get_data(as_text=True))
     response = client.post(f"/presets/{pid}/delete")
     assert response.status_code == 303
     assert client.get(f"/presets/{pid}").status_code == 404

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from scorepad import services
+from tests.test_names import without_isolates
 
 EXAMPLE = json.loads((Path(__file__).parent / "data" / "examples" / "tournament-full.json").read_text())
 ROUNDS = EXAMPLE["game"]["rounds"]
@@ -156,7 +157,7 @@ def test_the_view_token_cannot_change_anything(app, client):
 
 def test_a_round_page_tells_what_happened(app, client):
     edit, view = import_game(app, rounds=2)
-    html = client.get(f"/g/{edit}/rounds/2").get_data(as_text=True)
+    html = without_isolates(client.get(f"/g/{edit}/rounds/2").get_data(as_text=True))
     assert "No Hearts" in html
     assert "Élodie 3 · Anne 0 · Beth 5 · Marc 5" in html
     assert "Beth redoubled Anne" in html and "Élodie doubled Beth" in html
@@ -257,7 +258,7 @@ def test_the_preview_without_javascript_shows_the_page_with_the_form_kept(app, c
     edit = new_game(app, WORKED)
     data = {"contract": "no-king-of-hearts", "king": "3", "doubles": ["2-0", "0-2"]}
     response = client.post(f"/g/{edit}/rounds/preview", data=data)
-    html = response.get_data(as_text=True)
+    html = without_isolates(response.get_data(as_text=True))
     assert response.status_code == 200
     # Diana took the K♥: -20. Cath doubled Anne who redoubled: equal raw scores, nothing moves.
     assert "Cath doubled Anne, who redoubled" in html and "nothing moves" in text_of(html)
@@ -280,10 +281,10 @@ def test_the_fourth_player_out_in_domino_is_implied(app, client):
     edit = new_game(app, WORKED)
     data = {"contract": "domino", "order-0": "2", "order-1": "0", "order-2": "3"}
     assert client.post(f"/g/{edit}/rounds", data=data).status_code == 303
-    html = client.get(f"/g/{edit}/rounds/1").get_data(as_text=True)
+    html = without_isolates(client.get(f"/g/{edit}/rounds/1").get_data(as_text=True))
     assert "1st out: Cath" in html and "4th out: Beth" in html
     # Domino places +45 / +20 / +5 / -5: Cath, Anne, Diana, Beth.
-    page = client.get(f"/g/{edit}").get_data(as_text=True)
+    page = without_isolates(client.get(f"/g/{edit}").get_data(as_text=True))
     assert running(page, 1) == [20, -5, 45, 5]
 
 
@@ -358,7 +359,7 @@ def test_the_schedule_shows_who_declared_what(app, client):
 
 def test_a_gentle_note_when_someone_still_owes_the_declarer_doubles(app, client):
     edit, _ = import_game(app, rounds=5)
-    html = client.get(f"/g/{edit}").get_data(as_text=True)
+    html = without_isolates(client.get(f"/g/{edit}").get_data(as_text=True))
     # Rounds 1-5: Marc never doubled Beth; two of her rounds are left.
     assert "Marc still owes Beth 2 doubles (rounds left in Beth’s run: 2)." in html
     assert "Anne still owes" not in html

@@ -13,6 +13,8 @@ import pytest
 
 from scorepad import services
 from scorepad.scoring import BUILTIN
+from tests.conftest import SCREENSHOTS
+from tests.extremes import LONG_NAMES, LONG_TITLE, full_game, nine_contract_preset
 
 EXAMPLES = Path(__file__).parent / "data" / "examples"
 
@@ -242,3 +244,98 @@ def test_only_the_print_options_go_along_to_the_view_tokens_sheet(app, client):
         assert response.status_code == 303
         location = response.headers["Location"]
         assert location in (f"/s/{view}", f"/s/{view}?paper=letter")
+
+
+# -- one page, always (issue 11): the longest names, the most rounds, every language and paper --
+
+
+def worst_preset() -> dict:
+    """Nine contracts (40 lines) and every rule the sheet's notes state: the dealer chooses,
+    32 cards, only the declarer doubled, automatic redoubles, undoubled contracts split, a
+    quota penalty."""
+    preset = {**nine_contract_preset(), "deck": 32, "chooser": "dealer", "undoubled_negative": "split"}
+    preset["doubling"] = {**preset["doubling"], "target": "declarer", "auto_redouble": True}
+    return preset
+
+
+def extreme_sheet(app, case: str) -> str:
+    """The view token of one of the extreme games: ``brader-30`` (the issue's: the brader
+    preset, 32 rounds, four names of 30 characters), ``nine-40`` (nine contracts played out,
+    40-character names, an 80-character title) or ``notes`` (the same with every rule note and
+    a saved preset of 2,000 characters of notes)."""
+    with app.app_context():
+        if case == "brader-30":
+            doc = {**example("brader-32-card")["game"], "players": [name[:30] for name in LONG_NAMES]}
+        elif case == "nine-40":
+            doc = full_game(LONG_NAMES, nine_contract_preset(), LONG_TITLE)
+        else:
+            saved = services.create_preset(worst_preset(), notes=("House rule. " * 200)[:2000])
+            doc = full_game(LONG_NAMES, worst_preset(), LONG_TITLE) | {"preset": saved.public_id}
+        stored, _ = services.create_game(doc)
+        return stored.view_token
+
+
+PLACE = "Salle des fêtes de la mairie de Saint-Rémy-de-Provence, premier étage, à gauche"[:80]
+#: (case, paper, language, blank): each language and paper at least once with the fullest sheets.
+EXTREMES = [
+    ("brader-30", "letter", "en", False),
+    ("brader-30", "a4", "de", False),
+    ("nine-40", "letter", "fr", False),
+    ("nine-40", "a4", "nl", False),
+    ("nine-40", "letter", "de", True),
+    ("notes", "letter", "de", False),
+    ("notes", "letter", "fr", False),
+    ("notes", "a4", "en", True),
+]
+
+
+@pytest.mark.pdf
+@pytest.mark.parametrize("case, paper, lang, blank", EXTREMES)
+def test_the_fullest_sheets_print_on_one_page(app, client, tmp_path, case, paper, lang, blank):
+    view = extreme_sheet(app, case)
+    query = {"paper": paper, "place": PLACE} | ({"blank": "1"} if blank else {})
+    response = client.get(f"/s/{view}/sheet.pdf", query_string=query, headers={"Accept-Language": lang})
+    assert response.status_code == 200
+    pages, _, body = pdf_facts(response.data, tmp_path)
+    assert pages == 1
+    # The last lines made it onto the page: the rank line, then the signatures under it.
+    rank = body.index({"en": "Rank", "de": "Platz", "nl": "Plaats", "fr": "Rang"}[lang])
+    assert body.rindex("Bartholomäus") > rank
+    SCREENSHOTS.mkdir(exist_ok=True)
+    stem = SCREENSHOTS / f"sheet-weasy-{case}-{paper}-{lang}{'-blank' if blank else ''}"
+    stem.with_suffix(".pdf").write_bytes(response.data)
+    subprocess.run(
+        ["pdftoppm", "-png", "-r", "70", "-singlefile", str(stem.with_suffix(".pdf")), str(stem)], check=True
+    )
+
+
+@pytest.mark.pdf
+def test_anything_printed_after_the_sheet_starts_a_new_page(app, client, tmp_path):
+    """A later addition (a chart after the sheet, a correction note at the sheet's end) never
+    shares the score sheet's page, however full the sheet is."""
+    from weasyprint import HTML  # noqa: PLC0415 (loads pango)
+
+    from scorepad.views.sheet import static_fetcher  # noqa: PLC0415
+
+    view = extreme_sheet(app, "nine-40")
+    html = client.get(f"/s/{view}?paper=letter").get_data(as_text=True)
+    html = html.replace("</footer>\n</article>", "</footer><p>Correction note</p></article>")
+    html = html.replace("</article>", "</article><section><h2>Chart</h2></section>")
+    with app.app_context():
+        document = HTML(string=html, base_url="http://localhost/", url_fetcher=static_fetcher).write_pdf()
+    pages, _, body = pdf_facts(document, tmp_path)
+    assert pages == 3
+    sheet, note, chart = body.split("\f")[:3]
+    assert "Rank" in sheet and "Correction note" not in sheet and "Chart" not in sheet
+    assert "Correction note" in note and "Chart" in chart
+
+
+@pytest.mark.pdf
+@pytest.mark.parametrize("lang", ["fr", "de"])
+def test_every_builtin_presets_sheet_prints_on_one_letter_page_with_long_names(app, client, tmp_path, lang):
+    """The built-ins' descriptions and house rules are printed whole (they are not cut like a
+    saved preset's notes) and still fit, with four names of 40 characters."""
+    for preset_id in BUILTIN:
+        _, view = start(app, {"players": LONG_NAMES, "first_declarer": 0, "preset": preset_id})
+        response = client.get(f"/s/{view}/sheet.pdf?blank=1&paper=letter", headers={"Accept-Language": lang})
+        assert pdf_facts(response.data, tmp_path)[0] == 1, preset_id

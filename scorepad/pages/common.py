@@ -6,8 +6,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from markupsafe import Markup, escape
+
 from ..scoring import Game, Scores
 from ..scoring.game import quota_counts, ranking
+
+
+def isolate(text: object) -> Markup:
+    """``text`` (a player's name, a title, a preset's name) escaped and wrapped in ``<bdi>``,
+    so that a right-to-left name inside a sentence or a table cell neither reorders the
+    words and numbers around it nor is reordered by them ("1 מרים of 2" reads "מרים 1 of 2"
+    otherwise). The templates' ``bdi`` filter; only for text, never inside an attribute."""
+    return Markup("<bdi>%s</bdi>") % escape(text)
+
+
+def isolated_text(text: str) -> str:
+    """``text`` between the Unicode isolates FSI and PDI (U+2068, U+2069): :func:`isolate` for
+    plain text, a name inside a message that is no markup (a flash message, a refusal)."""
+    return f"\u2068{text}\u2069"
 
 
 def short_names(players: Sequence[str]) -> list[str]:

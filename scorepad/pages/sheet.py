@@ -247,8 +247,11 @@ def sheet_page(game: Game, blank: bool, saved_notes: str | None) -> dict[str, An
     """The sheet's template variables from the engine's results: ``game``, ``preset``,
     ``players``, ``letters``, ``rows`` (:func:`sheet_rows`; a blank sheet's are empty),
     ``blank``, ``standings`` (None on a blank sheet), ``values``, ``rule_notes``,
-    ``house_notes`` (see :func:`house_notes`) and ``game_check`` (a whole game's points)."""
+    ``house_notes`` (see :func:`house_notes`), ``notes_saved`` (they are the saved preset's
+    free text, up to 2,000 characters, which the sheet cuts to its first lines) and
+    ``game_check`` (a whole game's points)."""
     preset = game.preset
+    notes = house_notes(preset, saved_notes)
     return {
         "game": game,
         "preset": preset,
@@ -259,7 +262,8 @@ def sheet_page(game: Game, blank: bool, saved_notes: str | None) -> dict[str, An
         "standings": None if blank else score(game).standings,
         "values": contract_values(preset),
         "rule_notes": rule_notes(preset),
-        "house_notes": house_notes(preset, saved_notes),
+        "house_notes": notes,
+        "notes_saved": bool(notes) and not labels.preset_description(preset.id) and not labels.preset_notes(preset.id),
         "game_check": 4 * preset.run_total(),
     }
 

@@ -14,6 +14,7 @@ from flask_babel import gettext as _
 from .. import labels, services
 from ..forms import ButtonForm, ImportGameForm, NewGameForm, RoundForm
 from ..i18n import error_text
+from ..pages.common import isolated_text
 from ..pages.scorer import recent_game, scorer_page
 from ..scoring import ScoringError
 from ..services import StoredGame  # the stored game's type only: views reach the tables through services
@@ -138,7 +139,9 @@ def new():
         else:
             remember(stored)
             if form.drawn:
-                flash(_("Drawn by lot: %(name)s declares first.", name=game.players[game.first_declarer]))
+                flash(
+                    _("Drawn by lot: %(name)s declares first.", name=isolated_text(game.players[game.first_declarer]))
+                )
             return redirect(url_for("games.scorer", token=stored.edit_token), 303)
     status = 422 if form.is_submitted() else 200
     return render_template("games/new.html", form=form), status

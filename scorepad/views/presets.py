@@ -21,6 +21,7 @@ from jinja2_fragments.flask import render_block
 from .. import labels, services
 from ..forms import ButtonForm, ImportPresetForm, PresetForm
 from ..i18n import error_text
+from ..pages.common import isolated_text
 from ..scoring import BUILTIN, Preset, ScoringError, preset_to_dict
 from ..scoring.contracts import VALUE_FIELDS, parse_contract
 from ..scoring.presets import DECKS
@@ -98,10 +99,15 @@ def handle_editor(stored: StoredPreset | None) -> ResponseReturnValue:
             return render_editor(form, stored, checked=True)
         if stored is None:
             stored = services.create_preset(obj, form.notes.data, device_id(create=True), creator_address=address_key())
-            flash(_("Saved “%(name)s”. It is offered when you start a new game.", name=stored.name))
+            flash(_("Saved “%(name)s”. It is offered when you start a new game.", name=isolated_text(stored.name)))
         else:
             services.update_preset(stored, obj, form.notes.data)
-            flash(_("Saved “%(name)s”. Games already started keep the settings they began with.", name=stored.name))
+            flash(
+                _(
+                    "Saved “%(name)s”. Games already started keep the settings they began with.",
+                    name=isolated_text(stored.name),
+                )
+            )
     except ScoringError as exc:
         form.add_engine_error(exc.path, error_text(exc))
         return render_editor(form, stored, 422)
@@ -195,7 +201,7 @@ def delete(preset_id: str):
     if form.validate_on_submit():
         name = stored.name
         services.delete_preset(stored)
-        flash(_("Deleted “%(name)s”. Games played with it keep their settings.", name=name))
+        flash(_("Deleted “%(name)s”. Games played with it keep their settings.", name=isolated_text(name)))
         return redirect(url_for("presets.index"), 303)
     return render_template("presets/delete.html", stored=stored, form=form)
 
@@ -240,7 +246,7 @@ def import_():
                 field, message = exc.args
                 getattr(form, field).errors = [message]
         else:
-            flash(_("Imported “%(name)s”.", name=stored.name))
+            flash(_("Imported “%(name)s”.", name=isolated_text(stored.name)))
             return redirect(url_for("presets.show", preset_id=stored.public_id), 303)
     status = 422 if form.is_submitted() else 200
     return render_template("presets/import.html", form=form), status

@@ -15,6 +15,7 @@ from flask_babel import gettext as _
 from .. import labels, services
 from ..forms import RoundForm, UndoForm, whole_number
 from ..i18n import engine_text, error_text
+from ..pages.common import isolated_text
 from ..pages.rounds import edit_page, free_of, preview_fragment, round_page, settlement_of
 from ..scoring import Game, MissingPart, ScoringError, parse_round, score
 from ..scoring.game import declarer_of
@@ -114,7 +115,7 @@ def create(token: str):
         if not message and contract in game.preset.contract_ids:
             message = _(
                 "%(name)s has already declared %(contract)s; choose another contract.",
-                name=game.players[upcoming.seats.declarer],
+                name=isolated_text(game.players[upcoming.seats.declarer]),
                 contract=labels.contract_name(contract),
             )
         message = message or _("Choose the contract again.")
