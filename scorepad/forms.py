@@ -34,11 +34,13 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Optional
 
 from . import labels
+from .i18n import error_text
 from .scoring import BUILTIN, Preset, Round
 from .scoring.contracts import OUTCOME_FIELDS, SEATS, START_RANKS, TRUMP_SUITS
 from .scoring.doubles import refusal
 from .scoring.game import not_played
 from .scoring.presets import CONTRACT_DEFAULTS, DEFAULT_DOUBLING, doubling_to_dict
+from .web.json_input import BadJSON, parse_json
 
 DRAW = "draw"  # the first-declarer choice "draw by lot"
 COUNT_PARTS = ("tricks", "queens", "hearts")
@@ -60,6 +62,23 @@ def whole_number(text: Any) -> int | None:
 
 def _strip(value: Any) -> Any:
     return value.strip() if isinstance(value, str) else value
+
+
+class NumberedForm(FlaskForm):
+    """A form whose hidden ``number`` names the round the page showed (empty: none). A
+    ``number`` that is not a whole number (``"²"``, 5,000 digits) came from no page of
+    ours: the form is invalid, with a message at its top, rather than read as no number
+    (which would skip the check that the round is still the one the scorer saw)."""
+
+    number = HiddenField()
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """The fields' validation, and ``number`` empty or a whole number."""
+        valid = super().validate(extra_validators)
+        if self.number.data and whole_number(self.number.data) is None:
+            self.form_errors.append(_("The round number of this page is not a whole number; reload the page."))
+            return False
+        return valid
 
 
 class ButtonForm(FlaskForm):
@@ -144,7 +163,7 @@ class NewGameForm(FlaskForm):
             self.form_errors.append(message)
 
 
-class RoundForm(FlaskForm):
+class RoundForm(NumberedForm):
     """One round: the contract, its trump suit or starting rank, the outcome parts the
     contract needs, and the doubles grid (checkbox values ``"doubler-doubled"``).
 
@@ -154,7 +173,7 @@ class RoundForm(FlaskForm):
     """
 
     contract = HiddenField()
-    number = HiddenField()  # the round the phone was recording: a second phone's save of it is a 409
+    # ``number`` (NumberedForm): the round the phone was recording; a second phone's save of it is a 409
     # The idempotency key of this save (offline.js makes one per round entered): a retry
     # with the same key gets the round already stored, never a second one.
     client_key = HiddenField()
@@ -336,16 +355,18 @@ def count_message(part: str, player: str, tricks: int) -> str:
     return _("%(player)s's hearts: enter a whole number from 0 to %(n)d.", player=player, n=tricks)
 
 
-class UndoForm(FlaskForm):
+class UndoForm(NumberedForm):
     """The "Undo round N" button: ``number`` is the round the scorer saw as the last one."""
-
-    number = HiddenField()
 
 
 # -- the preset editor ------------------------------------------------------------------------
 
 DOUBLING_NUMBERS = ("single", "mutual", "quota", "quota_penalty")
-NUMBER_RE = re.compile(r"[+\-\u2212]?\d{1,9}")
+#: Points as typed: an optional sign (``-``, ``+`` or a true minus ``−``) and one to nine ASCII
+#: digits (``\d`` would take any script's digits, and ``int`` then up to 4,300 of them).
+NUMBER_RE = re.compile(r"[+\-\u2212]?[0-9]{1,9}")
+#: The value of a move button of the preset editor: a row (at most two digits) and a direction.
+MOVE_RE = re.compile(r"([0-9]{1,2})-(up|down)")
 
 
 def _choices(named: dict[str, Any]) -> list[SelectChoice]:
@@ -492,14 +513,17 @@ class PresetForm(FlaskForm):
 
     def moved(self) -> dict[str, Any] | None:
         """The form's data with one contract moved up or down (the ``move`` button), or None
-        when no (valid) move was asked for."""
-        match = re.fullmatch(r"(\d+)-(up|down)", self.move.data or "")
-        if not match:
+        when no move was asked for. A ``move`` that is not one of the editor's buttons
+        (``"²-up"``, 5,000 digits, the first row up) is a problem at the top of the form
+        (see :attr:`has_problems`), with None."""
+        if not self.move.data:
             return None
-        index, direction = int(match.group(1)), match.group(2)
+        match = MOVE_RE.fullmatch(self.move.data)
         rows = self.rows()
-        other = index - 1 if direction == "up" else index + 1
+        index = int(match.group(1)) if match else -1
+        other = index - 1 if match and match.group(2) == "up" else index + 1
         if not (0 <= index < len(rows) and 0 <= other < len(rows)):
+            self.add_problem(None, _("This contract cannot be moved that way."))
             return None
         rows[index], rows[other] = rows[other], rows[index]
         data = {key: value for key, value in self.data.items() if key not in ("csrf_token", "move", "check")}
@@ -610,17 +634,9 @@ class ImportPresetForm(FlaskForm):
         if not raw.strip():
             raise ValueError(field, _("Paste a preset's JSON or choose its file."))
         try:
-            return json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise ValueError(
-                field,
-                _(
-                    "This is not valid JSON (line %(line)d, column %(col)d: %(msg)s).",
-                    line=exc.lineno,
-                    col=exc.colno,
-                    msg=exc.msg,
-                ),
-            ) from None
+            return parse_json(raw)
+        except BadJSON as exc:
+            raise ValueError(field, error_text(exc)) from None
 
 
 class ImportGameForm(FlaskForm):
@@ -643,13 +659,6 @@ class ImportGameForm(FlaskForm):
         if not raw.strip():
             raise ValueError(_("The file is empty."))
         try:
-            return json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise ValueError(
-                _(
-                    "This is not valid JSON (line %(line)d, column %(col)d: %(msg)s).",
-                    line=exc.lineno,
-                    col=exc.colno,
-                    msg=exc.msg,
-                )
-            ) from None
+            return parse_json(raw)
+        except BadJSON as exc:
+            raise ValueError(error_text(exc)) from None

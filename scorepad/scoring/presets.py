@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .contracts import Contract, contract_to_dict, is_int, parse_contract
+from .contracts import Contract, check_range, contract_to_dict, is_int, parse_contract
 from .doubles import Doubling
 from .errors import N_, ScoringError, join
 
@@ -204,18 +204,19 @@ def _choice(obj: dict, key: str, choices: tuple, default: Any, path: str) -> Any
     return value
 
 
-def _int(obj: dict, key: str, default: int, path: str, minimum: int | None = None) -> int:
+def _int(obj: dict, key: str, default: int, path: str) -> int:
+    """The whole number ``obj[key]`` (``default`` when absent) within :data:`RANGES` of ``key``."""
     value = obj.get(key, default)
     if not is_int(value):
         raise ScoringError(join(path, key), N_("must be a whole number"))
-    if minimum is not None and value < minimum:
-        raise ScoringError(join(path, key), N_("must be at least %(minimum)d"), minimum=minimum)
-    return value
+    return check_range(value, key, join(path, key))
 
 
 def parse_doubling(obj: Any, path: str) -> Doubling:
     """Validate a preset's ``doubling`` object; missing fields take the tournament values.
-    Raises :class:`ScoringError` naming the field."""
+    Raises :class:`ScoringError` naming the field: an unknown setting, ``enabled`` or
+    ``auto_redouble`` not true or false, ``target`` not ``any`` or ``declarer``, a number not
+    whole or out of its :data:`~.contracts.RANGES` (multipliers 0 to 10, quota 0 to 9)."""
     if not isinstance(obj, dict):
         raise ScoringError(path, N_("must be an object"))
     known = {"enabled", "target", "auto_redouble", "single", "mutual", "quota", "quota_penalty"}
@@ -230,10 +231,10 @@ def parse_doubling(obj: Any, path: str) -> Doubling:
         enabled=obj.get("enabled", default.enabled),
         target=_choice(obj, "target", TARGETS, default.target, path),
         auto_redouble=obj.get("auto_redouble", default.auto_redouble),
-        single=_int(obj, "single", default.single, path, 0),
-        mutual=_int(obj, "mutual", default.mutual, path, 0),
-        quota=_int(obj, "quota", default.quota, path, 0),
-        quota_penalty=_int(obj, "quota_penalty", default.quota_penalty, path, 0),
+        single=_int(obj, "single", default.single, path),
+        mutual=_int(obj, "mutual", default.mutual, path),
+        quota=_int(obj, "quota", default.quota, path),
+        quota_penalty=_int(obj, "quota_penalty", default.quota_penalty, path),
     )
 
 

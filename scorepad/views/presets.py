@@ -89,6 +89,8 @@ def handle_editor(stored: StoredPreset | None) -> ResponseReturnValue:
         form = PresetForm(formdata=None, data=moved)
         form.moved_to = moved_to
         return render_editor(form, stored, blocks=["contracts_editor"])
+    if form.has_problems:  # a move that is none of the editor's buttons: nothing is stored
+        return render_editor(form, stored, 422)
     obj = form.preset_object()
     try:
         if form.check.data:
@@ -112,7 +114,7 @@ def editor_at_limit(message: str) -> Response | None:
     what was typed kept. None for a button that stores nothing (a move, "Show totals")."""
     form = PresetForm()
     form.validate_on_submit()
-    if form.moved() is not None or form.check.data:
+    if form.moved() is not None or form.has_problems or form.check.data:
         return None
     form.add_problem(None, message)
     return render_editor(form, None, 429)
