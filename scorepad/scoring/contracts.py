@@ -182,7 +182,7 @@ def parse_contract(obj: Any, path: str) -> Contract:
         raise ScoringError(path, N_("a contract must be an object with an id and its values"))
     cid = obj.get("id")
     if not isinstance(cid, str):  # a list or an object cannot even be looked up
-        raise ScoringError(join(path, "id"), N_("a contract's id is one of: %(known)s"), known=", ".join(CONTRACT_IDS))
+        raise ScoringError(join(path, "id"), N_("a contract’s id is one of: %(known)s"), known=", ".join(CONTRACT_IDS))
     if cid not in VALUE_FIELDS:
         raise ScoringError(
             join(path, "id"),
