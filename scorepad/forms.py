@@ -204,6 +204,15 @@ class RoundForm(NumberedForm):
         super().__init__(*args, **kwargs)
         self.group_errors: dict[str, list[str]] = {}
 
+    def validate(self, extra_validators: Any = None) -> bool:
+        """The fields' validation, with a message at the top of the form when a choice is none
+        of the form's (a seat ``"²"``, a trump suit ``"x"``): WTForms files its own refusal
+        on the field, which the round form does not show."""
+        valid = super().validate(extra_validators)
+        if any(name not in (None, "csrf_token") for name in self.errors):
+            self.form_errors.append(_("A choice in this form is not one of its options; choose again."))
+        return valid
+
     # -- errors ---------------------------------------------------------------------------
 
     def add_error(self, group: str | None, message: str) -> None:

@@ -254,3 +254,24 @@ def test_a_count_of_5000_digits_or_a_superscript_is_refused_next_to_its_field(cl
     html = response.get_data(as_text=True)
     assert "tricks: enter a whole number from 0 to 13." in html
     assert not any(words in html for words in PYTHON_WORDS)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"contract": "no-king-of-hearts", "king": "²"},
+        {"contract": "no-king-of-hearts", "king": "9" * 5000},
+        {"contract": "trumps", "trump": "x", **{f"tricks-{i}": t for i, t in enumerate(["13", "0", "0", "0"])}},
+        {"contract": "domino", "order-0": "٣٣", "order-1": "1", "order-2": "2"},
+        {"contract": "no-king-of-hearts", "king": "1", "most": "²"},
+    ],
+)
+def test_a_choice_that_is_none_of_the_forms_is_a_422_that_says_so(app, client, game, data):
+    _game_id, edit = game
+    response = client.post(f"/g/{edit}/rounds", data=data)
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert "A choice in this form is not one of its options; choose again." in html
+    assert not any(words in html for words in PYTHON_WORDS)
+    with app.app_context():
+        assert len(db.session.get(StoredGame, _game_id).rounds) == 3
