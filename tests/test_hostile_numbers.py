@@ -275,3 +275,27 @@ def test_a_choice_that_is_none_of_the_forms_is_a_422_that_says_so(app, client, g
     assert not any(words in html for words in PYTHON_WORDS)
     with app.app_context():
         assert len(db.session.get(StoredGame, _game_id).rounds) == 3
+
+
+def test_the_published_api_description_gives_each_preset_value_its_range(client):
+    preset = client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]["Preset"]["properties"]
+    contract = preset["contracts"]["items"]["properties"]
+    published = {
+        field: (spec.get("items", spec)["minimum"], spec.get("items", spec)["maximum"])
+        for field, spec in contract.items()
+        if field != "id"
+    }
+    published |= {
+        k: (v["minimum"], v["maximum"]) for k, v in preset["doubling"]["properties"].items() if "minimum" in v
+    }
+    card, fixed = (-100, 100), (-1000, 1000)
+    assert published == {
+        **dict.fromkeys(("per_trick", "per_queen", "per_heart"), card),
+        **dict.fromkeys(("penultimate", "last", "ace", "king", "places"), fixed),
+        "penalty": (-1200, 1200),
+        "single": (0, 10),
+        "mutual": (0, 10),
+        "quota": (0, 9),
+        "quota_penalty": (0, 100),
+    }
+    assert contract["penalty"]["multipleOf"] == 12
