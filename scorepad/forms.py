@@ -621,6 +621,17 @@ class PresetForm(FlaskForm):
         return bool(self.problems or self.form_errors)
 
 
+class UnreadableImport(ValueError):
+    """An import whose file or text cannot be read as JSON (missing, not UTF-8, not JSON):
+    ``message`` for the form's ``field`` (``"text"`` or ``"file"``), in the request's language.
+    Its own type, so that the views never show another error's text (Python's words)."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(field, message)
+        self.field = field
+        self.message = message
+
+
 class ImportPresetForm(FlaskForm):
     """Import a preset: its JSON (game-format.md's preset object) pasted or as a file."""
 
@@ -629,8 +640,8 @@ class ImportPresetForm(FlaskForm):
     submit = SubmitField(_l("Import"))
 
     def preset_json(self) -> Any:
-        """The parsed JSON of the file, else of the text. Raises ``ValueError`` with a message
-        for the field (``ValueError.args[0]``: ``"text"`` or ``"file"``)."""
+        """The parsed JSON of the file, else of the text. Raises :class:`UnreadableImport`
+        naming the field (``"text"`` or ``"file"``)."""
         upload = self.file.data
         raw, field = (
             (upload.read(), "file") if upload and getattr(upload, "filename", "") else (self.text.data or "", "text")
@@ -639,13 +650,13 @@ class ImportPresetForm(FlaskForm):
             try:
                 raw = raw.decode("utf-8")
             except UnicodeDecodeError:
-                raise ValueError(field, _("The file is not UTF-8 text.")) from None
+                raise UnreadableImport(field, _("The file is not UTF-8 text.")) from None
         if not raw.strip():
-            raise ValueError(field, _("Paste a preset's JSON or choose its file."))
+            raise UnreadableImport(field, _("Paste a preset's JSON or choose its file."))
         try:
             return parse_json(raw)
         except BadJSON as exc:
-            raise ValueError(field, error_text(exc)) from None
+            raise UnreadableImport(field, error_text(exc)) from None
 
 
 class ImportGameForm(FlaskForm):
@@ -656,18 +667,19 @@ class ImportGameForm(FlaskForm):
     submit = SubmitField(_l("Import the game"))
 
     def game_json(self) -> Any:
-        """The parsed JSON of the uploaded file. Raises ``ValueError`` with a message for
-        the file field: no file, not UTF-8, or not valid JSON (with line and column)."""
+        """The parsed JSON of the uploaded file. Raises :class:`UnreadableImport` for the file
+        field: no file, not UTF-8, or not JSON the scorepad reads (see
+        :func:`scorepad.web.json_input.parse_json`)."""
         upload = self.file.data
         if not upload or not getattr(upload, "filename", ""):
-            raise ValueError(_("Choose a game file (.json) to import."))
+            raise UnreadableImport("file", _("Choose a game file (.json) to import."))
         try:
             raw = upload.read().decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise ValueError(_("The file is not UTF-8 text.")) from None
+            raise UnreadableImport("file", _("The file is not UTF-8 text.")) from None
         if not raw.strip():
-            raise ValueError(_("The file is empty."))
+            raise UnreadableImport("file", _("The file is empty."))
         try:
             return parse_json(raw)
         except BadJSON as exc:
-            raise ValueError(error_text(exc)) from None
+            raise UnreadableImport("file", error_text(exc)) from None

@@ -19,7 +19,7 @@ from flask_babel import gettext as _
 from jinja2_fragments.flask import render_block
 
 from .. import labels, services
-from ..forms import ButtonForm, ImportPresetForm, PresetForm
+from ..forms import ButtonForm, ImportPresetForm, PresetForm, UnreadableImport
 from ..i18n import error_text
 from ..scoring import BUILTIN, Preset, ScoringError, preset_to_dict
 from ..scoring.contracts import VALUE_FIELDS, parse_contract
@@ -216,7 +216,7 @@ def import_at_limit(message: str) -> tuple[str, int] | None:
         return None
     try:
         form.preset_json()
-    except ValueError:
+    except UnreadableImport:
         return None
     form.text.errors = [message]
     return render_template("presets/import.html", form=form), 429
@@ -233,12 +233,10 @@ def import_():
             stored = services.create_preset(
                 obj, "", device_id(create=True), path="preset", creator_address=address_key()
             )
-        except ValueError as exc:
-            if isinstance(exc, ScoringError):
-                form.text.errors = [f"{exc.path}: {error_text(exc)}" if exc.path != "preset" else error_text(exc)]
-            else:
-                field, message = exc.args
-                getattr(form, field).errors = [message]
+        except ScoringError as exc:
+            form.text.errors = [f"{exc.path}: {error_text(exc)}" if exc.path not in ("", "preset") else error_text(exc)]
+        except UnreadableImport as exc:
+            getattr(form, exc.field).errors = [exc.message]
         else:
             flash(_("Imported “%(name)s”.", name=stored.name))
             return redirect(url_for("presets.show", preset_id=stored.public_id), 303)
