@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from flask import json as flask_json
 
+from scorepad.cli import settle_document
 from scorepad.extensions import db
 from scorepad.models import StoredGame, StoredPreset
-from scorepad.scoring import BUILTIN, preset_to_dict
+from scorepad.scoring import BUILTIN, ScoringError, preset_to_dict
 from scorepad.web.json_input import BadJSON, nesting, parse_json
 from tests.test_presets import editor_data, error_next_to
 
@@ -299,3 +300,11 @@ def test_the_published_api_description_gives_each_preset_value_its_range(client)
         "quota_penalty": (0, 100),
     }
     assert contract["penalty"]["multipleOf"] == 12
+
+
+@pytest.mark.parametrize("text", [DEEP_ARRAY, '{"players": ' + "9" * 5000 + "}"])
+def test_the_command_line_refuses_what_the_app_refuses(text):
+    with pytest.raises(ScoringError) as err:
+        settle_document(text)
+    assert err.value.path == ""
+    assert err.value.message in (NESTED, "a number in the JSON has more than 40 digits")
