@@ -13,6 +13,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import Model
 from .scoring import Game, Preset, parse_game, parse_preset
+from .scoring.contracts import stored_values
 from .scoring.document import round_to_dict
 
 
@@ -74,8 +75,10 @@ class StoredGame(Model):
         return doc
 
     def to_game(self) -> Game:
-        """The engine's :class:`~scorepad.scoring.Game` (validated again on the way)."""
-        return parse_game(self.document())
+        """The engine's :class:`~scorepad.scoring.Game` (validated again on the way; preset
+        values as stored, even past today's bounds: see ``contracts.stored_values``)."""
+        with stored_values():
+            return parse_game(self.document())
 
 
 class StoredRound(Model):
@@ -145,8 +148,10 @@ class StoredPreset(Model):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
 
     def to_preset(self) -> Preset:
-        """The engine's :class:`~scorepad.scoring.Preset` (validated again on the way)."""
-        return parse_preset(self.preset)
+        """The engine's :class:`~scorepad.scoring.Preset` (validated again on the way; values
+        as stored, even past today's bounds: see ``contracts.stored_values``)."""
+        with stored_values():
+            return parse_preset(self.preset)
 
 
 __all__ = ["StoredGame", "StoredPreset", "StoredRound", "round_to_dict"]

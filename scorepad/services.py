@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from .extensions import db
 from .models import StoredGame, StoredPreset, StoredRound, token_digest, utcnow
 from .scoring import BUILTIN, Game, Preset, ScoringError, parse_game, parse_preset, parse_round, preset_to_dict
+from .scoring.contracts import stored_values
 from .scoring.document import parse_replacement, round_to_dict
 from .scoring.errors import N_
 
@@ -224,7 +225,8 @@ def _replace_round(stored: StoredGame, number: int, round_doc: Any) -> tuple[Sto
     rounds = game.rounds[:index] + (rnd,) + game.rounds[index + 1 :]
     doc = stored.document()
     doc["rounds"] = [round_to_dict(r) for r in rounds]
-    new_game = parse_game(doc)  # later rounds stay valid (the check above keeps contracts unique)
+    with stored_values():  # the stored preset, as the game was played (contracts.stored_values)
+        new_game = parse_game(doc)  # later rounds stay valid (the check above keeps contracts unique)
     row = stored.rounds[index]
     row.assign(round_to_dict(rnd))
     _commit_round(stored)

@@ -308,3 +308,45 @@ def test_the_command_line_refuses_what_the_app_refuses(text):
         settle_document(text)
     assert err.value.path == ""
     assert err.value.message in (NESTED, "a number in the JSON has more than 40 digits")
+
+
+def test_a_game_stored_before_the_bounds_still_opens_and_plays(app, client, game):
+    """Bounds apply to what clients send; a game saved earlier with a value past them (the
+    editor took nine digits) opens, plays and exports as it was played."""
+    game_id, edit = game
+    with app.app_context():
+        stored = db.session.get(StoredGame, game_id)
+        preset = json.loads(json.dumps(stored.preset)) if isinstance(stored.preset, dict) else None
+        preset = preset or preset_to_dict(BUILTIN["tournament"])
+        preset["contracts"][0]["per_trick"] = -150  # No Tricks at −150, past today's −100
+        stored.preset = preset
+        db.session.commit()
+        view = stored.view_token
+    auth = {"Authorization": f"Bearer {edit}"}
+    # Round 4 (Beth declares): No Tricks, Beth takes 13 tricks → −1950 raw.
+    rnd = {"contract": "no-tricks", "outcome": {"tricks": [0, 0, 13, 0]}}
+    saved = client.post(f"/api/v1/games/{game_id}/rounds", json=rnd, headers=auth)
+    assert saved.status_code == 201, saved.get_json()
+    assert saved.get_json()["result"]["raw"] == [0, 0, -1950, 0]
+    replaced = client.put(
+        f"/api/v1/games/{game_id}/rounds/4", json={**rnd, "outcome": {"tricks": [0, 1, 12, 0]}}, headers=auth
+    )
+    assert replaced.status_code == 200, replaced.get_json()
+    assert replaced.get_json()["result"]["raw"] == [0, -150, -1800, 0]
+    for url in (f"/g/{edit}", f"/b/{view}", f"/s/{view}", f"/s/{view}/sheet.csv", f"/api/v1/games/{game_id}"):
+        assert client.get(url, headers=auth).status_code == 200, url
+
+
+def test_a_preset_saved_before_the_bounds_is_still_offered_and_edited_with_the_range_shown(app, client):
+    pid = client.post("/presets/new", data=editor_data()).headers["Location"].rsplit("/", 1)[1]
+    with app.app_context():
+        stored = db.session.query(StoredPreset).filter_by(public_id=pid).one()
+        preset = json.loads(json.dumps(stored.preset))
+        preset["doubling"]["single"] = 16  # ×16, past today's 10
+        stored.preset = preset
+        db.session.commit()
+    for url in (f"/presets/{pid}", "/presets", "/games/new", f"/presets/{pid}/edit", f"/api/v1/presets/{pid}"):
+        assert client.get(url).status_code == 200, url
+    response = client.post(f"/presets/{pid}/edit", data=editor_data(doubling_single="16"))
+    assert response.status_code == 422
+    assert error_next_to(response.get_data(as_text=True), "doubling_single") == "must be a whole number from 0 to 10"

@@ -8,7 +8,9 @@ raw scores (points, indexed by seat) which always add up to :meth:`Contract.tota
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,11 +77,28 @@ RANGES: dict[str, tuple[int, int]] = {
 }
 
 
+#: False while reading what the scorepad itself stored (see :func:`stored_values`).
+_BOUNDED: ContextVar[bool] = ContextVar("bounded", default=True)
+
+
+@contextmanager
+def stored_values() -> Iterator[None]:
+    """Within it, :func:`check_range` lets every whole number pass: a game or preset stored
+    before the bounds existed (the editor took up to nine digits) still opens as it was
+    played. Whatever a client sends is bounded; only the models read inside this."""
+    token = _BOUNDED.set(False)
+    try:
+        yield
+    finally:
+        _BOUNDED.reset(token)
+
+
 def check_range(value: int, field: str, path: str) -> int:
-    """``value`` if it lies within :data:`RANGES` of ``field``; otherwise raises
-    :class:`ScoringError` at ``path`` naming the range ("from -100 to 100")."""
+    """``value`` if it lies within :data:`RANGES` of ``field`` (or inside
+    :func:`stored_values`); otherwise raises :class:`ScoringError` at ``path`` naming the
+    range ("from -100 to 100")."""
     lowest, highest = RANGES[field]
-    if not lowest <= value <= highest:
+    if _BOUNDED.get() and not lowest <= value <= highest:
         raise ScoringError(
             path, N_("must be a whole number from %(lowest)d to %(highest)d"), lowest=lowest, highest=highest
         )
