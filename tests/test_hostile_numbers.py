@@ -350,3 +350,62 @@ def test_a_preset_saved_before_the_bounds_is_still_offered_and_edited_with_the_r
     response = client.post(f"/presets/{pid}/edit", data=editor_data(doubling_single="16"))
     assert response.status_code == 422
     assert error_next_to(response.get_data(as_text=True), "doubling_single") == "must be a whole number from 0 to 10"
+
+
+ODD = [["x"], {"a": 1}, 10**25, True, None, 1e308]
+
+
+@pytest.mark.parametrize("odd", ODD, ids=repr)
+@pytest.mark.parametrize(
+    "where, path",
+    [
+        (("format",), "format"),
+        (("first_declarer",), "first_declarer"),
+        (("rounds",), "rounds"),
+        (("rounds", 0), "rounds[0]"),
+        (("rounds", 0, "contract"), "rounds[0].contract"),
+        (("rounds", 0, "declarer"), "rounds[0].declarer"),
+        (("rounds", 0, "doubles"), "rounds[0].doubles"),
+        (("rounds", 0, "doubles", 0), "rounds[0].doubles[0]"),
+        (("rounds", 0, "doubles", 0, 1), "rounds[0].doubles[0]"),
+        (("rounds", 0, "outcome"), "rounds[0].outcome"),
+        (("rounds", 0, "outcome", "queens"), "rounds[0].outcome.queens"),
+        (("rounds", 0, "outcome", "queens", 2), "rounds[0].outcome.queens[2]"),
+        (("rounds", 1, "trump"), "rounds[1].trump"),
+        (("rounds", 2, "start_rank"), "rounds[2].start_rank"),
+        (("preset", "chooser"), "preset.chooser"),
+        (("preset", "rotation"), "preset.rotation"),
+        (("preset", "undoubled_negative"), "preset.undoubled_negative"),
+        (("preset", "doubling", "target"), "preset.doubling.target"),
+        (("preset", "doubling", "single"), "preset.doubling.single"),
+        (("preset", "contracts", 6, "places", 1), "preset.contracts[6].places[1]"),
+    ],
+)
+def test_a_value_of_an_odd_type_anywhere_in_a_game_is_a_422_naming_it(client, odd, where, path):
+    """No odd value reaches a dict or set lookup (a list or an object there was a TypeError)."""
+    doc = {
+        "players": PLAYERS,
+        "first_declarer": 0,
+        "preset": preset_to_dict(BUILTIN["tournament"]),
+        "rounds": [
+            {"contract": "no-queens", "doubles": [[1, 0]], "outcome": {"queens": [1, 1, 1, 1]}},
+            {"contract": "trumps", "trump": "hearts", "outcome": {"tricks": [13, 0, 0, 0]}},
+            {"contract": "domino", "start_rank": "7", "outcome": {"order": [0, 1, 2, 3]}},
+        ],
+    }
+    assert client.post("/api/v1/games", json=doc).status_code == 201  # valid as it is
+    target = doc
+    for key in where[:-1]:
+        target = target[key]
+    if where[-1] == "format":
+        target["format"] = odd
+    elif where[-1] == "first_declarer" and odd is None:
+        return  # an absent first declarer is its own message
+    else:
+        target[where[-1]] = odd
+    response = client.post("/api/v1/games", json=doc)
+    if odd is None and where[-1] in ("trump", "start_rank", "doubles"):
+        assert response.status_code == 201  # null: no trump suit, no starting rank, no doubles
+        return
+    assert response.status_code == 422, response.get_json()
+    assert response.get_json()["path"].startswith(path)
