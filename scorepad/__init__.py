@@ -11,7 +11,7 @@ from .config import Config
 from .extensions import babel, compress, csrf, db, migrate
 from .i18n import LANGUAGE_NAMES, select_locale
 from .pages.common import isolate
-from .web import errors
+from .web import errors, json_input
 
 # templates/ and static/ live at the repository root, next to the package.
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,6 +46,7 @@ def create_app(config=None) -> Flask:
     # lets later migrations alter SQLite tables.
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
     babel.init_app(app, locale_selector=select_locale)
+    json_input.init_app(app)  # request JSON: no 500 for deep nesting or huge numbers
     compress.init_app(app)
 
     # Imported here, as flaskr does, so that importing the package (the engine, the CLI's

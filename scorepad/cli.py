@@ -13,17 +13,16 @@ import sys
 import click
 
 from .scoring import ScoringError, export_game, parse_game
+from .web.json_input import parse_json
 
 
 def settle_document(text: str) -> dict:
     """Parse and settle a game document given as JSON text; returns the export.
 
-    Raises :class:`ScoringError` (path ``""`` for malformed JSON) on invalid input."""
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ScoringError("", f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
-    return export_game(parse_game(obj))
+    Raises :class:`ScoringError` (path ``""`` for JSON that cannot be read, as the web app's
+    :func:`~scorepad.web.json_input.parse_json`: malformed, nested too deep, huge numbers) on
+    invalid input."""
+    return export_game(parse_game(parse_json(text)))
 
 
 @click.command("settle")

@@ -34,12 +34,14 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Optional
 
 from . import labels
+from .i18n import error_text
 from .scoring import BUILTIN, Preset, Round
 from .scoring.contracts import OUTCOME_FIELDS, SEATS, START_RANKS, TRUMP_SUITS
 from .scoring.document import known_timezones
 from .scoring.doubles import refusal
 from .scoring.game import not_played
 from .scoring.presets import CONTRACT_DEFAULTS, DEFAULT_DOUBLING, doubling_to_dict
+from .web.json_input import BadJSON, parse_json
 
 DRAW = "draw"  # the first-declarer choice "draw by lot"
 COUNT_PARTS = ("tricks", "queens", "hearts")
@@ -61,6 +63,23 @@ def whole_number(text: Any) -> int | None:
 
 def _strip(value: Any) -> Any:
     return value.strip() if isinstance(value, str) else value
+
+
+class NumberedForm(FlaskForm):
+    """A form whose hidden ``number`` names the round the page showed (empty: none). A
+    ``number`` that is not a whole number (``"²"``, 5,000 digits) came from no page of
+    ours: the form is invalid, with a message at its top, rather than read as no number
+    (which would skip the check that the round is still the one the scorer saw)."""
+
+    number = HiddenField()
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """The fields' validation, and ``number`` empty or a whole number."""
+        valid = super().validate(extra_validators)
+        if self.number.data and whole_number(self.number.data) is None:
+            self.form_errors.append(_("The round number of this page is not a whole number; reload the page."))
+            return False
+        return valid
 
 
 class ButtonForm(FlaskForm):
@@ -156,7 +175,7 @@ class NewGameForm(FlaskForm):
             self.form_errors.append(message)
 
 
-class RoundForm(FlaskForm):
+class RoundForm(NumberedForm):
     """One round: the contract, its trump suit or starting rank, the outcome parts the
     contract needs, and the doubles grid (checkbox values ``"doubler-doubled"``).
 
@@ -166,7 +185,7 @@ class RoundForm(FlaskForm):
     """
 
     contract = HiddenField()
-    number = HiddenField()  # the round the phone was recording: a second phone's save of it is a 409
+    # ``number`` (NumberedForm): the round the phone was recording; a second phone's save of it is a 409
     # The idempotency key of this save (offline.js makes one per round entered): a retry
     # with the same key gets the round already stored, never a second one.
     client_key = HiddenField()
@@ -196,6 +215,15 @@ class RoundForm(FlaskForm):
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.group_errors: dict[str, list[str]] = {}
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """The fields' validation, with a message at the top of the form when a choice is none
+        of the form's (a seat ``"²"``, a trump suit ``"x"``): WTForms files its own refusal
+        on the field, which the round form does not show."""
+        valid = super().validate(extra_validators)
+        if any(name not in (None, "csrf_token") for name in self.errors):
+            self.form_errors.append(_("A choice in this form is not one of its options; choose again."))
+        return valid
 
     # -- errors ---------------------------------------------------------------------------
 
@@ -348,16 +376,18 @@ def count_message(part: str, player: str, tricks: int) -> str:
     return _("%(player)s's hearts: enter a whole number from 0 to %(n)d.", player=player, n=tricks)
 
 
-class UndoForm(FlaskForm):
+class UndoForm(NumberedForm):
     """The "Undo round N" button: ``number`` is the round the scorer saw as the last one."""
-
-    number = HiddenField()
 
 
 # -- the preset editor ------------------------------------------------------------------------
 
 DOUBLING_NUMBERS = ("single", "mutual", "quota", "quota_penalty")
-NUMBER_RE = re.compile(r"[+\-\u2212]?\d{1,9}")
+#: Points as typed: an optional sign (``-``, ``+`` or a true minus ``−``) and one to nine ASCII
+#: digits (``\d`` would take any script's digits, and ``int`` then up to 4,300 of them).
+NUMBER_RE = re.compile(r"[+\-\u2212]?[0-9]{1,9}")
+#: The value of a move button of the preset editor: a row (at most two digits) and a direction.
+MOVE_RE = re.compile(r"([0-9]{1,2})-(up|down)")
 
 
 def _choices(named: dict[str, Any]) -> list[SelectChoice]:
@@ -504,14 +534,17 @@ class PresetForm(FlaskForm):
 
     def moved(self) -> dict[str, Any] | None:
         """The form's data with one contract moved up or down (the ``move`` button), or None
-        when no (valid) move was asked for."""
-        match = re.fullmatch(r"(\d+)-(up|down)", self.move.data or "")
-        if not match:
+        when no move was asked for. A ``move`` that is not one of the editor's buttons
+        (``"²-up"``, 5,000 digits, the first row up) is a problem at the top of the form
+        (see :attr:`has_problems`), with None."""
+        if not self.move.data:
             return None
-        index, direction = int(match.group(1)), match.group(2)
+        match = MOVE_RE.fullmatch(self.move.data)
         rows = self.rows()
-        other = index - 1 if direction == "up" else index + 1
+        index = int(match.group(1)) if match else -1
+        other = index - 1 if match and match.group(2) == "up" else index + 1
         if not (0 <= index < len(rows) and 0 <= other < len(rows)):
+            self.add_problem(None, _("This contract cannot be moved that way."))
             return None
         rows[index], rows[other] = rows[other], rows[index]
         data = {key: value for key, value in self.data.items() if key not in ("csrf_token", "move", "check")}
@@ -600,6 +633,17 @@ class PresetForm(FlaskForm):
         return bool(self.problems or self.form_errors)
 
 
+class UnreadableImport(ValueError):
+    """An import whose file or text cannot be read as JSON (missing, not UTF-8, not JSON):
+    ``message`` for the form's ``field`` (``"text"`` or ``"file"``), in the request's language.
+    Its own type, so that the views never show another error's text (Python's words)."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(field, message)
+        self.field = field
+        self.message = message
+
+
 class ImportPresetForm(FlaskForm):
     """Import a preset: its JSON (game-format.md's preset object) pasted or as a file."""
 
@@ -608,8 +652,8 @@ class ImportPresetForm(FlaskForm):
     submit = SubmitField(_l("Import"))
 
     def preset_json(self) -> Any:
-        """The parsed JSON of the file, else of the text. Raises ``ValueError`` with a message
-        for the field (``ValueError.args[0]``: ``"text"`` or ``"file"``)."""
+        """The parsed JSON of the file, else of the text. Raises :class:`UnreadableImport`
+        naming the field (``"text"`` or ``"file"``)."""
         upload = self.file.data
         raw, field = (
             (upload.read(), "file") if upload and getattr(upload, "filename", "") else (self.text.data or "", "text")
@@ -618,21 +662,13 @@ class ImportPresetForm(FlaskForm):
             try:
                 raw = raw.decode("utf-8")
             except UnicodeDecodeError:
-                raise ValueError(field, _("The file is not UTF-8 text.")) from None
+                raise UnreadableImport(field, _("The file is not UTF-8 text.")) from None
         if not raw.strip():
-            raise ValueError(field, _("Paste a preset's JSON or choose its file."))
+            raise UnreadableImport(field, _("Paste a preset's JSON or choose its file."))
         try:
-            return json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise ValueError(
-                field,
-                _(
-                    "This is not valid JSON (line %(line)d, column %(col)d: %(msg)s).",
-                    line=exc.lineno,
-                    col=exc.colno,
-                    msg=exc.msg,
-                ),
-            ) from None
+            return parse_json(raw)
+        except BadJSON as exc:
+            raise UnreadableImport(field, error_text(exc)) from None
 
 
 class ImportGameForm(FlaskForm):
@@ -643,25 +679,19 @@ class ImportGameForm(FlaskForm):
     submit = SubmitField(_l("Import the game"))
 
     def game_json(self) -> Any:
-        """The parsed JSON of the uploaded file. Raises ``ValueError`` with a message for
-        the file field: no file, not UTF-8, or not valid JSON (with line and column)."""
+        """The parsed JSON of the uploaded file. Raises :class:`UnreadableImport` for the file
+        field: no file, not UTF-8, or not JSON the scorepad reads (see
+        :func:`scorepad.web.json_input.parse_json`)."""
         upload = self.file.data
         if not upload or not getattr(upload, "filename", ""):
-            raise ValueError(_("Choose a game file (.json) to import."))
+            raise UnreadableImport("file", _("Choose a game file (.json) to import."))
         try:
             raw = upload.read().decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise ValueError(_("The file is not UTF-8 text.")) from None
+            raise UnreadableImport("file", _("The file is not UTF-8 text.")) from None
         if not raw.strip():
-            raise ValueError(_("The file is empty."))
+            raise UnreadableImport("file", _("The file is empty."))
         try:
-            return json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise ValueError(
-                _(
-                    "This is not valid JSON (line %(line)d, column %(col)d: %(msg)s).",
-                    line=exc.lineno,
-                    col=exc.colno,
-                    msg=exc.msg,
-                )
-            ) from None
+            return parse_json(raw)
+        except BadJSON as exc:
+            raise UnreadableImport("file", error_text(exc)) from None

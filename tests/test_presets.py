@@ -225,7 +225,7 @@ def test_the_minus_sign_and_plus_are_read_as_points(app, client):
         ),
         ({"contracts-6-places-3": ""}, "contracts-6-places", "domino needs the points of all four places"),
         ({"doubling_quota": "x"}, "doubling_quota", "must be a whole number"),
-        ({"doubling_single": "-1"}, "doubling_single", "must be at least 0"),
+        ({"doubling_single": "-1"}, "doubling_single", "must be a whole number from 0 to 10"),
         ({"name": ""}, "name", "the preset name must be a non-empty text"),
         ({"players-0": "Anne"}, "players-1", "a player's name must be a non-empty text"),
         ({"deck": "40"}, "deck", "the deck has 52 or 32 cards"),

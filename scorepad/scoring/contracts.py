@@ -44,6 +44,50 @@ START_RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J
 
 QUEENS = 4
 
+#: The range of every number a preset holds, in points (a multiplier or a count for the
+#: doubling settings), inclusive: ``field: (lowest, highest)``. The rules use far less (the
+#: largest built-in value is Brader's −25 for the K♥; barbu-rules.md "Variants"), so the
+#: bounds leave room for any house's scoring while keeping every total a page shows, the sum
+#: of a whole game, within what it can print (10**25 made every page of the game fail):
+#:
+#: - ``per_trick``, ``per_queen``, ``per_heart``: counted up to 13 times a deal, ±100 each;
+#: - ``penultimate``, ``last``, ``ace``, ``king``, each domino ``places``: paid once a deal, ±1,000;
+#: - ``penalty`` (Ravage City): ±1,200, the nearest multiple of 12 (it is shared by 1 to 4
+#:   tied players) past a fixed value's bound;
+#: - ``single``, ``mutual`` (doubling multipliers): 0 to 10 (houses use ×1/×2 or ×2/×4);
+#: - ``quota``: 0 to 9, the most rounds of one declarer's run (at most 9 contracts), since a
+#:   player can double a declarer once a round;
+#: - ``quota_penalty``: 0 to 100 points per double owed, like a per-card value.
+RANGES: dict[str, tuple[int, int]] = {
+    "per_trick": (-100, 100),
+    "per_queen": (-100, 100),
+    "per_heart": (-100, 100),
+    "penultimate": (-1000, 1000),
+    "last": (-1000, 1000),
+    "ace": (-1000, 1000),
+    "king": (-1000, 1000),
+    "places": (-1000, 1000),
+    "penalty": (-1200, 1200),
+    "single": (0, 10),
+    "mutual": (0, 10),
+    "quota": (0, 9),
+    "quota_penalty": (0, 100),
+}
+
+
+def check_range(value: int, field: str, path: str, *, stored: bool = False) -> int:
+    """``value`` if it lies within :data:`RANGES` of ``field``; otherwise raises
+    :class:`ScoringError` at ``path`` naming the range ("from -100 to 100"). ``stored``: read
+    back from the database, so every whole number passes: a game or preset stored before the
+    bounds existed (the editor took up to nine digits) still opens as it was played. Whatever
+    a client sends is bounded."""
+    lowest, highest = RANGES[field]
+    if not stored and not lowest <= value <= highest:
+        raise ScoringError(
+            path, N_("must be a whole number from %(lowest)d to %(highest)d"), lowest=lowest, highest=highest
+        )
+    return value
+
 
 def is_int(value: Any) -> bool:
     """True for a JSON integer (``bool`` is not one)."""
@@ -129,27 +173,32 @@ class Contract:
         return tuple(raw)  # type: ignore[return-value]
 
 
-def parse_contract(obj: Any, path: str) -> Contract:
+def parse_contract(obj: Any, path: str, *, stored: bool = False) -> Contract:
     """Validate a preset's contract object (``{"id": "no-tricks", "per_trick": -2}``).
 
-    Raises :class:`ScoringError` for an unknown id, a missing, unknown or non-integer
-    value, domino places that are not four integers, or a Ravage City penalty not
-    divisible by 12 (so that 1 to 4 tied players split it exactly).
+    Raises :class:`ScoringError` for an id that is not text or not a known contract, a
+    missing, unknown or non-integer value, a value out of its :data:`RANGES`, domino places
+    that are not four integers, or a Ravage City penalty not divisible by 12 (so that 1 to 4
+    tied players split it exactly).
     """
     if not isinstance(obj, dict):
         raise ScoringError(path, N_("a contract must be an object with an id and its values"))
     cid = obj.get("id")
+    if not isinstance(cid, str):  # a list or an object cannot even be looked up
+        raise ScoringError(join(path, "id"), N_("a contract’s id is one of: %(known)s"), known=", ".join(CONTRACT_IDS))
     if cid not in VALUE_FIELDS:
         raise ScoringError(
             join(path, "id"),
             N_("unknown contract %(contract)r; known contracts: %(known)s"),
-            contract=cid,
+            contract=shorten(cid),
             known=", ".join(CONTRACT_IDS),
         )
     fields = VALUE_FIELDS[cid]
     for key in obj:
         if key != "id" and key not in fields:
-            raise ScoringError(join(path, key), N_("%(contract)s has no value called %(key)r"), contract=cid, key=key)
+            raise ScoringError(
+                join(path, shorten(key)), N_("%(contract)s has no value called %(key)r"), contract=cid, key=shorten(key)
+            )
     values = []
     for field in fields:
         fpath = join(path, field)
@@ -162,9 +211,12 @@ def parse_contract(obj: Any, path: str) -> Contract:
             for i, place in enumerate(value):
                 if not is_int(place):
                     raise ScoringError(join(fpath, i), N_("must be a whole number of points"))
+                check_range(place, field, join(fpath, i), stored=stored)
             value = tuple(value)
         elif not is_int(value):
             raise ScoringError(fpath, N_("must be a whole number of points"))
+        else:
+            check_range(value, field, fpath, stored=stored)
         if field == "penalty" and value % 12:
             raise ScoringError(
                 fpath,
@@ -172,6 +224,12 @@ def parse_contract(obj: Any, path: str) -> Contract:
             )
         values.append((field, value))
     return Contract(cid, tuple(values))
+
+
+def shorten(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters (the last one an ellipsis), so that a message
+    quoting what a client sent stays short."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def contract_to_dict(contract: Contract) -> dict[str, Any]:
@@ -215,6 +273,10 @@ def _counts(value: Any, path: str, part: str, total: int) -> list[int]:
     for i, count in enumerate(value):
         if not is_int(count) or count < 0:
             raise ScoringError(join(path, i), bad)
+        if count > total:  # so that the sum in the message below stays a count, not 10**25
+            raise ScoringError(
+                join(path, i), N_("must be a whole number from %(lowest)d to %(highest)d"), lowest=0, highest=total
+            )
     if sum(value) != total:
         raise ScoringError(path, wrong_sum, sum=sum(value), total=total)
     return list(value)

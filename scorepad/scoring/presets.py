@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .contracts import Contract, contract_to_dict, is_int, parse_contract
+from .contracts import Contract, check_range, contract_to_dict, is_int, parse_contract
 from .doubles import Doubling
 from .errors import N_, ScoringError, join
 from .text import clean_name, clean_names, refuse_lone_surrogates
@@ -206,18 +206,19 @@ def _choice(obj: dict, key: str, choices: tuple, default: Any, path: str) -> Any
     return value
 
 
-def _int(obj: dict, key: str, default: int, path: str, minimum: int | None = None) -> int:
+def _int(obj: dict, key: str, default: int, path: str, stored: bool) -> int:
+    """The whole number ``obj[key]`` (``default`` when absent) within :data:`RANGES` of ``key``."""
     value = obj.get(key, default)
     if not is_int(value):
         raise ScoringError(join(path, key), N_("must be a whole number"))
-    if minimum is not None and value < minimum:
-        raise ScoringError(join(path, key), N_("must be at least %(minimum)d"), minimum=minimum)
-    return value
+    return check_range(value, key, join(path, key), stored=stored)
 
 
-def parse_doubling(obj: Any, path: str) -> Doubling:
+def parse_doubling(obj: Any, path: str, *, stored: bool = False) -> Doubling:
     """Validate a preset's ``doubling`` object; missing fields take the tournament values.
-    Raises :class:`ScoringError` naming the field."""
+    Raises :class:`ScoringError` naming the field: an unknown setting, ``enabled`` or
+    ``auto_redouble`` not true or false, ``target`` not ``any`` or ``declarer``, a number not
+    whole or out of its :data:`~.contracts.RANGES` (multipliers 0 to 10, quota 0 to 9)."""
     if not isinstance(obj, dict):
         raise ScoringError(path, N_("must be an object"))
     known = {"enabled", "target", "auto_redouble", "single", "mutual", "quota", "quota_penalty"}
@@ -232,10 +233,10 @@ def parse_doubling(obj: Any, path: str) -> Doubling:
         enabled=obj.get("enabled", default.enabled),
         target=_choice(obj, "target", TARGETS, default.target, path),
         auto_redouble=obj.get("auto_redouble", default.auto_redouble),
-        single=_int(obj, "single", default.single, path, 0),
-        mutual=_int(obj, "mutual", default.mutual, path, 0),
-        quota=_int(obj, "quota", default.quota, path, 0),
-        quota_penalty=_int(obj, "quota_penalty", default.quota_penalty, path, 0),
+        single=_int(obj, "single", default.single, path, stored),
+        mutual=_int(obj, "mutual", default.mutual, path, stored),
+        quota=_int(obj, "quota", default.quota, path, stored),
+        quota_penalty=_int(obj, "quota_penalty", default.quota_penalty, path, stored),
     )
 
 
@@ -251,8 +252,9 @@ def parse_preset(obj: Any, path: str = "preset", *, stored: bool = False) -> Pre
     The id, the name and the default players are text by the rules of :mod:`.text`; the
     default players are four distinct names (:func:`~.text.name_key`) or none. ``stored``:
     read back from the database, its text is only made safe to show (see
-    :func:`~.document.parse_game`). Raises :class:`ScoringError` with the path and problem:
-    unknown field, deck not 52/32, no contracts or more than 9, a duplicate contract, a bad
+    :func:`~.document.parse_game`) and its values are not bounded
+    (:func:`~.contracts.check_range`). Raises :class:`ScoringError` with the path and
+    problem: unknown field, deck not 52/32, no contracts or more than 9, a duplicate contract, a bad
     contract value, a bad id, name or default player.
     """
     if not isinstance(obj, dict):
@@ -300,7 +302,7 @@ def parse_preset(obj: Any, path: str = "preset", *, stored: bool = False) -> Pre
         raise ScoringError(cpath, N_("a preset has at most %(limit)d contracts"), limit=MAX_CONTRACTS)
     contracts: list[Contract] = []
     for i, c in enumerate(raw_contracts):
-        contract = parse_contract(c, join(cpath, i))
+        contract = parse_contract(c, join(cpath, i), stored=stored)
         if any(other.id == contract.id for other in contracts):
             raise ScoringError(join(join(cpath, i), "id"), N_("%(contract)s is listed twice"), contract=contract.id)
         contracts.append(contract)
@@ -316,7 +318,7 @@ def parse_preset(obj: Any, path: str = "preset", *, stored: bool = False) -> Pre
         too_long_message=N_("a player's name is longer than %(limit)d characters"),
         stored=stored,
     )
-    doubling = parse_doubling(obj.get("doubling", {}), join(path, "doubling"))
+    doubling = parse_doubling(obj.get("doubling", {}), join(path, "doubling"), stored=stored)
     undoubled = _choice(obj, "undoubled_negative", UNDOUBLED, "play", path)
     if undoubled == "split" and not doubling.enabled:
         raise ScoringError(

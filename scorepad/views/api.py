@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, request, send_from_directory, url_for
+from flask import Blueprint, Response, jsonify, request, send_from_directory, url_for
 
 from .. import services
 from ..extensions import csrf
@@ -14,6 +14,7 @@ from ..scoring import Game, ScoringError, export_game
 from ..services import StoredGame
 from ..web.device import creator
 from ..web.errors import error_response
+from ..web.json_input import request_json
 from ..web.limits import GAME_STARTS, limit
 from ..web.loaders import api_game
 
@@ -22,11 +23,9 @@ csrf.exempt(bp)  # bearer tokens, not cookies, authorise the API
 
 
 def body() -> Any:
-    """The request's JSON body, or a 422 response naming the problem."""
-    obj = request.get_json(force=True, silent=True)
-    if obj is None:
-        abort(error_response(422, "the body must be a JSON document", path=""))
-    return obj
+    """The request's JSON body, or a 422 response naming the problem (see
+    :func:`scorepad.web.json_input.request_json`)."""
+    return request_json()
 
 
 def created(answer: dict[str, Any]) -> Response:

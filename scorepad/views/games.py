@@ -12,7 +12,7 @@ from flask import Blueprint, flash, redirect, render_template, request, session,
 from flask_babel import gettext as _
 
 from .. import labels, services
-from ..forms import ButtonForm, ImportGameForm, NewGameForm, RoundForm
+from ..forms import ButtonForm, ImportGameForm, NewGameForm, RoundForm, UnreadableImport
 from ..i18n import error_text
 from ..pages.common import isolated_text
 from ..pages.scorer import recent_game, scorer_page
@@ -104,11 +104,11 @@ def import_game():
         try:
             document = form.game_json()
             stored, game = services.create_game(document, **creator())
-        except ScoringError as exc:  # before ValueError, which it is a kind of
+        except ScoringError as exc:
             where = exc.path or _("the file")
             form.file.errors = [_("%(path)s: %(message)s", path=where, message=error_text(exc))]
-        except ValueError as exc:
-            form.file.errors = [exc.args[0]]
+        except UnreadableImport as exc:  # its own type: no other error's text (Python's words) is shown
+            form.file.errors = [exc.message]
         else:
             remember(stored)
             flash(

@@ -19,7 +19,7 @@ from flask_babel import gettext as _
 from jinja2_fragments.flask import render_block
 
 from .. import labels, services
-from ..forms import ButtonForm, ImportPresetForm, PresetForm
+from ..forms import ButtonForm, ImportPresetForm, PresetForm, UnreadableImport
 from ..i18n import error_text
 from ..pages.common import isolated_text
 from ..scoring import BUILTIN, Preset, ScoringError, preset_to_dict
@@ -91,6 +91,8 @@ def handle_editor(stored: StoredPreset | None) -> ResponseReturnValue:
         form = PresetForm(formdata=None, data=moved)
         form.moved_to = moved_to
         return render_editor(form, stored, blocks=["contracts_editor"])
+    if form.has_problems:  # a move that is none of the editor's buttons: nothing is stored
+        return render_editor(form, stored, 422)
     obj = form.preset_object()
     try:
         if form.check.data:
@@ -119,7 +121,7 @@ def editor_at_limit(message: str) -> Response | None:
     what was typed kept. None for a button that stores nothing (a move, "Show totals")."""
     form = PresetForm()
     form.validate_on_submit()
-    if form.moved() is not None or form.check.data:
+    if form.moved() is not None or form.has_problems or form.check.data:
         return None
     form.add_problem(None, message)
     return render_editor(form, None, 429)
@@ -222,7 +224,7 @@ def import_at_limit(message: str) -> tuple[str, int] | None:
         return None
     try:
         form.preset_json()
-    except ValueError:
+    except UnreadableImport:
         return None
     form.text.errors = [message]
     return render_template("presets/import.html", form=form), 429
@@ -239,12 +241,10 @@ def import_():
             stored = services.create_preset(
                 obj, "", device_id(create=True), path="preset", creator_address=address_key()
             )
-        except ValueError as exc:
-            if isinstance(exc, ScoringError):
-                form.text.errors = [f"{exc.path}: {error_text(exc)}" if exc.path != "preset" else error_text(exc)]
-            else:
-                field, message = exc.args
-                getattr(form, field).errors = [message]
+        except ScoringError as exc:
+            form.text.errors = [f"{exc.path}: {error_text(exc)}" if exc.path not in ("", "preset") else error_text(exc)]
+        except UnreadableImport as exc:
+            getattr(form, exc.field).errors = [exc.message]
         else:
             flash(_("Imported “%(name)s”.", name=isolated_text(stored.name)))
             return redirect(url_for("presets.show", preset_id=stored.public_id), 303)

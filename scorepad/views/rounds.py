@@ -128,6 +128,8 @@ def undo(token: str):
     stored = game_to_edit(token)
     form = UndoForm()
     if not form.validate_on_submit():
+        if form.form_errors:  # a round number that is not one (forms.NumberedForm)
+            return game_page(stored, token, 422, message=" ".join(form.form_errors))
         abort(400)
     number = whole_number(form.number.data)
     try:

@@ -233,7 +233,7 @@ def test_an_impossible_outcome_is_refused_naming_the_field(contract, outcome, de
     [
         ("no-tricks", "c", "must be an object"),
         ({"id": "no-spades", "per_trick": -2}, "c.id", "unknown contract 'no-spades'"),
-        ({"per_trick": -2}, "c.id", "unknown contract None"),
+        ({"per_trick": -2}, "c.id", "a contract’s id is one of: no-tricks, no-queens"),
         (
             {"id": "no-tricks", "per_trick": -2, "per_queen": -6},
             "c.per_queen",

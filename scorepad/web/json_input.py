@@ -1,0 +1,128 @@
+"""Reading JSON that a client sent, in one place: the API's bodies (:func:`request_json`),
+the import forms' files and pasted text, and anything that calls ``request.get_json`` or
+``flask.json.loads`` (the app's JSON provider, :class:`JSONProvider`).
+
+Python's own parser recurses once per level of nesting, so ``[[[[…]]]]`` a thousand deep
+raises ``RecursionError``, and it reads a number of 4,300 digits or more with an error in
+Python's words. :func:`parse_json` refuses both before they happen, and any other JSON it
+cannot read, with a :class:`BadJSON`: a :class:`~scorepad.scoring.ScoringError` at path
+``""`` whose message a scorer understands, so that every handler of the engine's refusals
+(a 422 with ``{"error", "path"}``, a form error) answers it too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from flask import Flask, abort, request
+from flask.json.provider import DefaultJSONProvider
+
+from ..scoring import ScoringError
+from ..scoring.errors import N_
+from .errors import error_response
+
+#: The deepest nesting accepted. A game document needs 5 levels (the document, its
+#: ``rounds``, a round, its ``doubles``, a pair; or ``preset.contracts[i].places``): 32 leaves
+#: room for any client's wrapping and stays far below the parser's recursion limit (~1,000).
+MAX_DEPTH = 32
+#: The most digits of a JSON integer. Every number a document holds is bounded by the
+#: engine (seats 0–3, counts up to 13, preset values within ±1,200: see
+#: :data:`scorepad.scoring.contracts.RANGES`); 40 digits still reach the engine, so that a
+#: preset value of 10**25 is refused naming its field, not as unreadable JSON.
+MAX_DIGITS = 40
+
+# A JSON string (escapes included): removed before counting brackets, which may appear in it.
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+class BadJSON(ScoringError):
+    """Input that is not JSON the scorepad can read: not UTF-8, not valid JSON, nested
+    deeper than :data:`MAX_DEPTH`, or an integer of more than :data:`MAX_DIGITS` digits.
+    ``path`` is ``""`` (the whole input)."""
+
+
+def nesting(text: str) -> int:
+    """The deepest nesting of arrays and objects in JSON ``text`` (0 for a scalar), counted
+    without recursion; stops counting once past :data:`MAX_DEPTH`. Brackets inside strings
+    do not count."""
+    depth = deepest = 0
+    for bracket in _BRACKET.finditer(_STRING.sub("", text)):
+        depth += 1 if bracket.group() in "[{" else -1
+        if depth > deepest:
+            deepest = depth
+            if deepest > MAX_DEPTH:
+                break
+    return deepest
+
+
+def _integer(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise BadJSON("", N_("a number in the JSON has more than %(limit)d digits"), limit=MAX_DIGITS)
+    return int(digits)
+
+
+def _constant(name: str) -> Any:
+    raise BadJSON("", N_("%(name)s is not a JSON number"), name=name)
+
+
+def parse_json(raw: str | bytes, **kwargs: Any) -> Any:
+    """The value of JSON ``raw`` (bytes are read as UTF-8, or UTF-16/32 with their byte
+    order mark, as RFC 8259 allows). ``kwargs`` go to :func:`json.loads` (Flask's session
+    passes an ``object_hook``).
+
+    Raises :class:`BadJSON` (path ``""``) for bytes that are not text, JSON nested deeper
+    than :data:`MAX_DEPTH`, an integer longer than :data:`MAX_DIGITS` digits, ``NaN`` or
+    ``Infinity`` (not JSON), and invalid JSON (with line, column and the parser's reason).
+    """
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode(json.detect_encoding(raw))
+        except UnicodeDecodeError:
+            raise BadJSON("", N_("this is not UTF-8 text")) from None
+    if nesting(raw) > MAX_DEPTH:
+        raise BadJSON("", N_("the JSON is nested more than %(limit)d levels deep"), limit=MAX_DEPTH)
+    kwargs.setdefault("parse_int", _integer)
+    kwargs.setdefault("parse_constant", _constant)
+    try:
+        return json.loads(raw, **kwargs)
+    except json.JSONDecodeError as exc:
+        raise BadJSON(
+            "",
+            N_("This is not valid JSON (line %(line)d, column %(col)d: %(msg)s)."),
+            line=exc.lineno,
+            col=exc.colno,
+            msg=exc.msg,
+        ) from None
+    except RecursionError:  # not reached after nesting(); kept so that no nesting is ever a 500
+        raise BadJSON("", N_("the JSON is nested more than %(limit)d levels deep"), limit=MAX_DEPTH) from None
+
+
+def request_json() -> Any:
+    """The request's body as JSON, whatever its Content-Type; a 422 answer
+    ``{"error": …, "path": ""}`` (see :func:`parse_json`) when it cannot be read or is
+    ``null``."""
+    try:
+        obj = parse_json(request.get_data(cache=True))
+    except BadJSON as exc:
+        abort(error_response(422, exc.message, path=exc.path))
+    if obj is None:
+        abort(error_response(422, "the body must be a JSON document", path=""))
+    return obj
+
+
+class JSONProvider(DefaultJSONProvider):
+    """Flask's JSON with :func:`parse_json` as ``loads``: ``request.get_json()`` and
+    ``flask.json.loads`` then refuse what the scorepad cannot read (a ``BadJSON`` is a
+    ``ValueError``, which ``get_json`` answers with 400) instead of failing with a 500."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        """:func:`parse_json` of ``s``."""
+        return parse_json(s, **kwargs)
+
+
+def init_app(app: Flask) -> None:
+    """Make :class:`JSONProvider` the app's JSON provider."""
+    app.json = JSONProvider(app)
