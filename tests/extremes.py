@@ -5,7 +5,7 @@ every round. Shared by tests/test_sheet.py (WeasyPrint) and tests/browser/test_p
 
 from __future__ import annotations
 
-from scorepad.scoring import parse_game
+from scorepad.scoring import BUILTIN, parse_game, preset_to_dict
 from scorepad.scoring.contracts import POSITIVE
 from scorepad.scoring.doubles import refusal
 from scorepad.scoring.game import contracts_left, declarer_of
@@ -21,13 +21,7 @@ LONG_NAMES = [
 LONG_TITLE = "Thursday night Barbu at the Café de la Gare, table two, second half of the season"[:80]
 #: Every contract kind once (nine, the most a preset may have), in the tournament's order.
 NINE = [
-    {"id": "no-tricks", "per_trick": -2},
-    {"id": "no-queens", "per_queen": -6},
-    {"id": "no-last-two", "penultimate": -10, "last": -20},
-    {"id": "no-hearts", "per_heart": -2, "ace": -6},
-    {"id": "no-king-of-hearts", "king": -20},
-    {"id": "trumps", "per_trick": 5},
-    {"id": "domino", "places": [45, 20, 5, -5]},
+    *preset_to_dict(BUILTIN["tournament"])["contracts"],
     {"id": "ravage-city", "penalty": -36},
     {
         "id": "salade",
