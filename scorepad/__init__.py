@@ -4,13 +4,13 @@ import os
 from pathlib import Path
 
 from flask import Flask
-from flask_babel import format_number, get_locale
+from flask_babel import get_locale
 
 from . import database, security
 from .config import Config
 from .extensions import babel, compress, csrf, db, migrate
 from .i18n import LANGUAGE_NAMES, select_locale
-from .pages.common import isolate
+from .pages.common import isolate, number
 from .web import errors, json_input
 
 # templates/ and static/ live at the repository root, next to the package.
@@ -71,7 +71,7 @@ def create_app(config=None) -> Flask:
 
     # Points and counts with the language's digit grouping (1,234 · 1.234 · 1 234); the
     # templates write the sign themselves (a true minus, U+2212).
-    app.add_template_filter(format_number, "number")
+    app.add_template_filter(number, "number")
     # Names and titles inside sentences and tables, isolated from the text around them.
     app.add_template_filter(isolate, "bdi")
 

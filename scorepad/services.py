@@ -254,7 +254,7 @@ def record_round(
             raise Conflict(N_("the game is complete: all %(n)d rounds are recorded"), n=count)
         if number != count + 1 and not sent:
             raise Conflict(N_("another phone saved this round first; reload to see it"))
-        if number == count:
+        if number == count and number >= 1:
             raise Conflict(N_("another phone saved round %(n)d first; reload to see it"), n=number)
         if number != count + 1:
             raise Conflict(N_("the next round is number %(next)d, not %(n)d"), next=count + 1, n=number)

@@ -117,7 +117,7 @@ def test_the_apps_json_provider_refuses_deep_nesting_too(app):
         ('{"players": [NaN]}', "NaN is not a JSON number"),
         ('{"players": [-Infinity]}', "-Infinity is not a JSON number"),
         (b'{"title": "\xff"}', "this is not UTF-8 text"),
-        ("{not json", "This is not valid JSON (line 1, column 2: Expecting property name enclosed in double quotes)."),
+        ("{not json", "This is not valid JSON (line 1, column 2)."),
     ],
 )
 def test_json_the_scorepad_cannot_read_is_a_422_in_its_own_words(client, body, message):
@@ -409,3 +409,67 @@ def test_a_value_of_an_odd_type_anywhere_in_a_game_is_a_422_naming_it(client, od
         return
     assert response.status_code == 422, response.get_json()
     assert response.get_json()["path"].startswith(path)
+
+
+# -- found by an adversarial run after the merge ------------------------------------------------
+def test_an_unclosed_string_of_escaped_quotes_is_read_once_and_refused(client):
+    """``"\\"\\"\\"…`` with no closing quote: the string pattern used to try every quote as a
+    start (32 KB took 4 s, the 256 KB limit minutes); now a string runs to the end of the text."""
+    text = '"' + '\\"' * 100_000  # 200 KB, under the body limit
+    assert nesting(text) == 0
+    assert nesting('[[["' + '\\"' * 1000) == 3  # brackets before the open string count, none after
+    response = client.post("/api/v1/games", data=text, content_type="application/json")
+    assert response.status_code == 422
+    assert response.get_json() == {"error": "This is not valid JSON (line 1, column 1).", "path": ""}
+
+
+def test_a_game_stored_with_a_value_of_10_25_shows_its_sheet_in_plain_digits(app, client, game):
+    """Babel cannot group a number of 10**25 (28 significant digits): the sheet writes it plain."""
+    game_id, edit = game
+    with app.app_context():
+        stored = db.session.get(StoredGame, game_id)
+        preset = json.loads(json.dumps(stored.preset))
+        preset["contracts"][0]["per_trick"] = -(10**25)  # No Tricks at −10**25 per trick
+        stored.preset = preset
+        db.session.commit()
+        view = stored.view_token
+    for url in (f"/s/{view}", f"/s/{view}/blank", f"/g/{edit}", f"/b/{view}"):
+        assert client.get(url).status_code == 200, url
+    assert "−10000000000000000000000000 per trick" in client.get(f"/s/{view}").get_data(as_text=True)
+
+
+def test_a_saved_preset_past_the_bounds_starts_no_new_game(app, client, saved_preset):
+    """A preset saved before the bounds still opens, but a new game that names it is checked
+    by today's rules: 422 at the value's place, nothing stored."""
+    pid, _ = saved_preset
+    with app.app_context():
+        stored = db.session.query(StoredPreset).filter_by(public_id=pid).one()
+        preset = json.loads(json.dumps(stored.preset))
+        preset["contracts"][0]["per_trick"] = -(10**25)
+        stored.preset = preset
+        db.session.commit()
+    assert client.get(f"/presets/{pid}").status_code == 200
+    games = count(app, StoredGame)
+    response = client.post("/api/v1/games", json={"players": PLAYERS, "first_declarer": 0, "preset": pid})
+    assert response.status_code == 422
+    refusal = {"error": "must be a whole number from -100 to 100", "path": "preset.contracts[0].per_trick"}
+    assert response.get_json() == refusal
+    assert count(app, StoredGame) == games
+
+
+@pytest.mark.parametrize("sent", [True, 2.0, "2"])
+def test_a_replaced_rounds_number_must_be_the_urls_whole_number(client, game, sent):
+    game_id, edit = game
+    rnd = dict(EXAMPLE["rounds"][1], number=sent)
+    response = client.put(f"/api/v1/games/{game_id}/rounds/2", json=rnd, headers={"Authorization": f"Bearer {edit}"})
+    assert response.status_code == 422
+    assert response.get_json()["path"] == "number"
+
+
+def test_round_0_is_never_said_to_be_saved_by_another_phone(client):
+    body = client.post("/api/v1/games", json={"players": PLAYERS, "first_declarer": 0, "preset": "tournament"})
+    game_id, edit = body.get_json()["id"], body.get_json()["edit_token"]
+    rnd = {"contract": "no-tricks", "outcome": {"tricks": [13, 0, 0, 0]}, "number": 0}
+    response = client.post(f"/api/v1/games/{game_id}/rounds", json=rnd, headers={"Authorization": f"Bearer {edit}"})
+    assert response.status_code == 409
+    assert response.get_json()["error"] == "the next round is number 1, not 0"

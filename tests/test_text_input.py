@@ -463,3 +463,12 @@ def test_importing_a_preset_with_a_lone_surrogate_in_a_field_name_is_refused_on_
     assert response.status_code == 422
     assert "broken character (U+D800)" in error_next_to(response.get_data(as_text=True), "text")
     assert count(app, StoredPreset) == 0
+
+
+def test_four_names_of_40_characters_leave_the_date_in_the_file_name(client):
+    players = [letter * 40 for letter in "ABCD"]
+    body = {"players": players, "first_declarer": 0, "preset": "tournament", "date": "2026-12-03"}
+    view = client.post("/api/v1/games", json=body).get_json()["view_token"]
+    disposition = client.get(f"/s/{view}/sheet.csv").headers["Content-Disposition"]
+    # The players' names are cut at 80 characters before the date goes on: "A"*40, a space, "B"*39.
+    assert disposition == f'attachment; filename="{"A" * 40} {"B" * 39} 2026-12-03.csv"'

@@ -6,10 +6,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from flask_babel import format_number
 from markupsafe import Markup, escape
 
 from ..scoring import Game, Scores
 from ..scoring.game import quota_counts, ranking
+
+#: Past this, Babel's decimal arithmetic (28 significant digits) cannot group a number. Only a
+#: game or preset stored before the preset bounds (scoring.contracts.RANGES) reaches it.
+GROUPED_UP_TO = 10**18
+
+
+def number(value: int) -> str:
+    """Points or a count with the page language's digit grouping (1,234 · 1.234 · 1 234); the
+    templates' ``number`` filter. A number of :data:`GROUPED_UP_TO` or more (points of a game
+    stored before the bounds) is written in plain digits instead of failing."""
+    return format_number(value) if abs(value) < GROUPED_UP_TO else str(value)
 
 
 def isolate(text: object) -> Markup:

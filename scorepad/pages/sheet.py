@@ -9,14 +9,15 @@ import io
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask_babel import format_number, ngettext
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from .. import labels
 from ..scoring import Game, Preset, Round, score
 from ..scoring.contracts import SEATS
 from ..scoring.doubles import double_kind, implicit_redoubles
 from ..scoring.game import declarer_of, fixed_contract
+from .common import number
 
 #: Column letters of the four players on paper: the doubles are marked with them.
 LETTERS = ("A", "B", "C", "D")
@@ -151,7 +152,7 @@ def sheet_rows(game: Game | None, preset: Preset, first_declarer: int) -> list[S
 def signed(value: int) -> str:
     """Points with a true minus sign (U+2212), a plus for positives and the language's digit
     grouping: −6, +45, 0, +1,000 (German +1.000)."""
-    return f"−{format_number(-value)}" if value < 0 else (f"+{format_number(value)}" if value > 0 else "0")
+    return f"−{number(-value)}" if value < 0 else (f"+{number(value)}" if value > 0 else "0")
 
 
 def contract_values(preset: Preset) -> list[tuple[str, str]]:

@@ -19,7 +19,7 @@ from .doubles import validate_doubles
 from .errors import N_, ScheduleError, ScoringError, join
 from .game import Game, Round, Scores, contract_choices, contracts_left, declared_later, declarer_of, not_played, score
 from .presets import MAX_PLAYER, Preset, preset_to_dict, resolve_preset
-from .text import clean_names, clean_text, refuse_lone_surrogates
+from .text import clean_names, clean_text, refuse_lone_surrogates, stored_text
 
 FORMAT = "barbu-scorepad/game@1"
 MAX_TITLE = 80
@@ -106,21 +106,31 @@ def parse_date(obj: Any, path: str = "date") -> date | None:
         raise ScoringError(path, N_("%(date)s is not a day of the calendar"), date=obj) from None
 
 
+#: Files of a system's time zone folder that are not zones a phone reports: the machine's
+#: own zone, the zone "Factory" (no place) and the POSIX rules template.
+NOT_ZONES = frozenset({"localtime", "Factory", "posixrules"})
+
+
 @cache
 def known_timezones() -> frozenset[str]:
     """Every IANA time zone name of this machine's time zone database (the system's, or
-    the ``tzdata`` package's), read once: ~600 names."""
-    return frozenset(available_timezones())
+    the ``tzdata`` package's) but :data:`NOT_ZONES`, read once: ~600 names."""
+    return frozenset(available_timezones()) - NOT_ZONES
 
 
-def parse_timezone(obj: Any, path: str = "timezone") -> str | None:
+def parse_timezone(obj: Any, path: str = "timezone", *, stored: bool = False) -> str | None:
     """The time zone the phone said it is in (club-format.md "Game document additions"):
     an IANA name such as ``Europe/Amsterdam``, exactly as the time zone database spells it;
     None when absent (null). Raises :class:`ScoringError` at ``path`` for anything else.
     Only names in :func:`known_timezones` are accepted, so a path-like or odd string
-    (``../../etc/passwd``, a NUL) never reaches the file system."""
+    (``../../etc/passwd``, a NUL) never reaches the file system. ``stored``: read back from
+    the database, where it was checked when the game started; it only labels the game then
+    (its date was fixed at the start), so a name this machine's database lacks (the game
+    moved to another host) is kept as it is, made safe to show, never refused."""
     if obj is None:
         return None
+    if stored and isinstance(obj, str):
+        return stored_text(obj)
     if not isinstance(obj, str) or len(obj) > MAX_TIMEZONE or obj not in known_timezones():
         raise ScoringError(path, N_("the time zone is an IANA name such as Europe/Amsterdam"))
     return obj
@@ -240,7 +250,7 @@ def parse_game(obj: Any, saved: Mapping[str, Preset] | None = None, *, stored: b
         raise ScoringError("format", N_("this is not a game document (%(format)s)"), format=FORMAT)
     title = parse_title(obj.get("title"), stored=stored)
     played_on = parse_date(obj.get("date"))
-    timezone = parse_timezone(obj.get("timezone"))
+    timezone = parse_timezone(obj.get("timezone"), stored=stored)
     players = parse_players(obj.get("players"), stored=stored)
     if "first_declarer" not in obj:
         raise ScoringError("first_declarer", N_("say who declares first (a seat from 0 to 3)"))

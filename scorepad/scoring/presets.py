@@ -362,12 +362,17 @@ def resolve_preset(
 ) -> Preset:
     """A preset from a game document's ``preset`` field: a built-in or saved id, or a
     whole object (``stored``: read back from the database, see :func:`parse_preset`).
-    Raises :class:`ScoringError` for an unknown id or an invalid object."""
+    A saved preset named by a new document (not ``stored``) is checked again by today's
+    rules, so a preset saved before a bound cannot start a game past it. Raises
+    :class:`ScoringError` for an unknown id or an invalid object (the saved preset's
+    problem at its place, e.g. ``preset.contracts[0].per_trick``)."""
     if isinstance(obj, str):
         found = BUILTIN.get(obj) or (saved or {}).get(obj)
         if found is None:
             raise ScoringError(
                 path, N_("no preset called %(preset)r; built-in: %(known)s"), preset=obj, known=", ".join(BUILTIN)
             )
+        if not stored and obj not in BUILTIN:
+            parse_preset(preset_to_dict(found), path)
         return found
     return parse_preset(obj, path, stored=stored)

@@ -231,14 +231,18 @@ def clean_name(
 
 
 def name_key(name: str) -> str:
-    """The identity of a player's name, for uniqueness: format and other default-ignorable
-    characters removed, NFKC, case-folded, runs of spaces as one. "Anne", "ANNE",
-    "Anne\\u200b" and "Ａｎｎｅ" (full-width) have one key.
+    """The identity of a player's name, for uniqueness: every format character (category Cf)
+    and other default-ignorable character removed, blanks (:data:`BLANKS`) read as spaces,
+    NFKC, case-folded, runs of spaces as one. "Anne", "ANNE", "Anne\\u200b" and "Ａｎｎｅ" (full-width) have one key.
 
     NFKC rather than NFC: compatibility forms (full-width letters, ligatures such as "ﬁ",
     superscript digits) look like their plain letters on the sheet, so on paper they would be
     one player; the name itself is stored as typed (NFC only)."""
-    visible = "".join(char for char in name if not is_ignorable(char))
+    visible = "".join(
+        " " if char in BLANKS else char
+        for char in name
+        if not (is_ignorable(char) or unicodedata.category(char) == "Cf")
+    )
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", visible).casefold())
     return " ".join(folded.split())
 

@@ -125,7 +125,8 @@ def replace_round(game_id: int, number: int):
     """Replace an earlier round; later totals recompute."""
     stored = api_game(game_id, write=True)
     doc = body()
-    if isinstance(doc, dict) and doc.get("number", number) != number:
+    sent = doc.get("number", number) if isinstance(doc, dict) else number
+    if sent != number or isinstance(sent, bool) or not isinstance(sent, int):  # True == 1, 1.0 == 1
         return error_response(422, f"the body's number does not match round {number} of the URL", path="number")
     if isinstance(doc, dict):
         doc.pop("number", None)

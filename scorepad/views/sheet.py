@@ -142,7 +142,9 @@ def download_name(stored: StoredGame, suffix: str, blank: bool = False) -> str:
     when = stored.date.isoformat()
     if blank:
         name = _("blank sheet")  # outside the f-string, where pybabel finds it
-    return f"{name} {when}.{suffix}"
+    # The name is cut before the date goes on, so a long one (four names of 40 characters)
+    # never cuts the date off (send_download keeps at most 100 characters before the suffix).
+    return f"{name[:80].rstrip()} {when}.{suffix}"
 
 
 @bp.get("/<token>/sheet.pdf")

@@ -33,9 +33,9 @@ MAX_DEPTH = 32
 #: preset value of 10**25 is refused naming its field, not as unreadable JSON.
 MAX_DIGITS = 40
 
-# A JSON string (escapes included): removed before counting brackets, which may appear in it.
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-_BRACKET = re.compile(r"[\[\]{}]")
+#: A string (to its closing quote, or to the end of the text when it has none: a match never
+#: fails, so each character is read once, even in ``"\"\"\"…`` with no end) or a bracket.
+_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
 
 
 class BadJSON(ScoringError):
@@ -49,8 +49,11 @@ def nesting(text: str) -> int:
     without recursion; stops counting once past :data:`MAX_DEPTH`. Brackets inside strings
     do not count."""
     depth = deepest = 0
-    for bracket in _BRACKET.finditer(_STRING.sub("", text)):
-        depth += 1 if bracket.group() in "[{" else -1
+    for token in _TOKEN.finditer(text):
+        bracket = token.group()
+        if bracket[0] == '"':
+            continue
+        depth += 1 if bracket in "[{" else -1
         if depth > deepest:
             deepest = depth
             if deepest > MAX_DEPTH:
@@ -75,7 +78,8 @@ def parse_json(raw: str | bytes, **kwargs: Any) -> Any:
 
     Raises :class:`BadJSON` (path ``""``) for bytes that are not text, JSON nested deeper
     than :data:`MAX_DEPTH`, an integer longer than :data:`MAX_DIGITS` digits, ``NaN`` or
-    ``Infinity`` (not JSON), and invalid JSON (with line, column and the parser's reason).
+    ``Infinity`` (not JSON), and invalid JSON (with its line and column: the parser's reason is Python's English, not
+    a scorer's).
     """
     if isinstance(raw, bytes):
         try:
@@ -91,10 +95,9 @@ def parse_json(raw: str | bytes, **kwargs: Any) -> Any:
     except json.JSONDecodeError as exc:
         raise BadJSON(
             "",
-            N_("This is not valid JSON (line %(line)d, column %(col)d: %(msg)s)."),
+            N_("This is not valid JSON (line %(line)d, column %(col)d)."),
             line=exc.lineno,
             col=exc.colno,
-            msg=exc.msg,
         ) from None
     except RecursionError:  # not reached after nesting(); kept so that no nesting is ever a 500
         raise BadJSON("", N_("the JSON is nested more than %(limit)d levels deep"), limit=MAX_DEPTH) from None

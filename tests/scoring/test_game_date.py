@@ -64,6 +64,9 @@ def test_a_time_zone_is_an_iana_name():
         "Europe/Amsterdam\x00",
         "A\ud800",
         "Etc/Unknown",
+        "localtime",  # files of the zone folder that are no zone a phone reports
+        "Factory",
+        "posixrules",
         "",
         " ",
         "x" * 10_000,
@@ -115,3 +118,20 @@ def test_a_document_with_a_bad_one_is_refused_naming_it(field, value):
     with pytest.raises(ScoringError) as refused:
         parse_game({**GAME, field: value})
     assert refused.value.path == field
+
+
+def test_a_stored_time_zone_this_machine_lacks_is_kept_as_a_label():
+    """A game moved to a host whose time zone database lacks its zone still opens: the zone
+    only labels the game once its date is fixed (the date is not recomputed)."""
+    doc = {
+        "players": ["Anne", "Beth", "Cath", "Dora"],
+        "first_declarer": 0,
+        "preset": "tournament",
+        "date": "2026-12-03",
+        "timezone": "Mars/Olympus_Mons",
+    }
+    game = parse_game(doc, stored=True)
+    assert (game.date, game.timezone) == (date(2026, 12, 3), "Mars/Olympus_Mons")
+    with pytest.raises(ScoringError) as refused:
+        parse_game(doc)
+    assert refused.value.path == "timezone"

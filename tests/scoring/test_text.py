@@ -179,6 +179,12 @@ def test_the_length_is_counted_after_nfc():
         ("Straße", "STRASSE"),
         ("Anne", "Ａｎｎｅ"),  # full-width letters
         ("Anne Marie", "anne  marie"),
+        # Format characters outside the default-ignorable list (found by an adversarial run).
+        ("Anne", "An\ufff9ne"),  # interlinear annotation anchor
+        ("Anne", "Anne\ufffb"),
+        ("Anne", "An\U00013430ne"),  # Egyptian hieroglyph joiner
+        ("Anne", "\u0600Anne"),  # Arabic number sign
+        ("Anne", "Anne\u2800"),  # a braille blank at the end: shows as a space
     ],
 )
 def test_names_that_look_the_same_have_one_key(first, second):
