@@ -297,6 +297,13 @@ def test_a_form_key_sent_with_another_round_is_refused(app, client):
     other = client.post(f"/g/{edit}/rounds", data=form_of(ROUNDS[1], number="2", client_key=KEY))
     assert other.status_code == 422
     assert "this idempotency key was already used for a different round" in other.get_data(as_text=True)
+    # Round 1 again, its doubles left out: its contract is declared
+    # by now, but the page says what is wrong: the key (found by an adversarial run).
+    changed = client.post(f"/g/{edit}/rounds", data=form_of({**ROUNDS[0], "doubles": []}, number="1", client_key=KEY))
+    html = changed.get_data(as_text=True)
+    assert changed.status_code == 422
+    assert "this idempotency key was already used for a different round" in html
+    assert "already declared" not in html
     # A retry from the outbox carries the page's CSRF token of now: the same request still.
     again = client.post(f"/g/{edit}/rounds", data=form_of(ROUNDS[0], number="1", client_key=KEY, csrf_token="x"))
     assert again.status_code == 303

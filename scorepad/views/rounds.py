@@ -73,6 +73,7 @@ def create(token: str):
     game = stored.to_game()
     form = RoundForm()
     contract = form.contract.data
+    key_refusal = None  # the idempotency key names another round: said above all else
     if form.validate_on_submit():
         digest = services.request_digest(
             sorted([name, value] for name, value in request.form.items(multi=True) if name not in UNSIGNED_FIELDS)
@@ -86,7 +87,8 @@ def create(token: str):
             form.add_engine_error(exc.path, error_text(exc))
             client_key = None
         except services.KeyReused as exc:
-            form.add_engine_error("client_key", engine_text(exc.template))  # nothing is stored below
+            key_refusal = engine_text(exc.template)
+            form.add_engine_error("client_key", key_refusal)  # nothing is stored below
         except services.Conflict as exc:
             return conflict_page(stored, token, exc)
         document = form.round_document(game.preset, game.players)
@@ -99,7 +101,8 @@ def create(token: str):
             except ScoringError as exc:
                 form.add_engine_error(exc.path, error_text(exc))
             except services.KeyReused as exc:
-                form.add_engine_error("client_key", engine_text(exc.template))
+                key_refusal = engine_text(exc.template)
+                form.add_engine_error("client_key", key_refusal)
             except services.Conflict as exc:
                 return conflict_page(stored, token, exc)
             else:
@@ -111,7 +114,7 @@ def create(token: str):
     if contract not in upcoming.choices:
         # No form to put the message in: the contract itself was refused (already declared, or
         # not the next one of a fixed order: the engine's message says which).
-        message = " ".join(form.group_errors.get("contract", []))
+        message = key_refusal or " ".join(form.group_errors.get("contract", []))
         if not message and contract in game.preset.contract_ids:
             message = _(
                 "%(name)s has already declared %(contract)s; choose another contract.",

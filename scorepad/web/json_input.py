@@ -73,8 +73,10 @@ def _constant(name: str) -> Any:
 
 def parse_json(raw: str | bytes, **kwargs: Any) -> Any:
     """The value of JSON ``raw`` (bytes are read as UTF-8, or UTF-16/32 with their byte
-    order mark, as RFC 8259 allows). ``kwargs`` go to :func:`json.loads` (Flask's session
-    passes an ``object_hook``).
+    order mark, as RFC 8259 allows: a file given to ``scorepad settle``; a request body in
+    UTF-16/32 holds NUL bytes and is refused before, by the NUL refusal of
+    :mod:`scorepad.security`). ``kwargs`` go to :func:`json.loads` (Flask's session passes
+    an ``object_hook``).
 
     Raises :class:`BadJSON` (path ``""``) for bytes that are not text, JSON nested deeper
     than :data:`MAX_DEPTH`, an integer longer than :data:`MAX_DIGITS` digits, ``NaN`` or
