@@ -43,14 +43,11 @@ class ServerLikeClient(FlaskClient):
         return super().open(*args, buffered=buffered, **kwargs)
 
 
-@pytest.fixture
-def app(tmp_path):
-    """The app on a real, empty database."""
-
-    class Config(TestConfig):
-        SQLALCHEMY_DATABASE_URI = database_uri(tmp_path)
-
-    app = create_app(Config)
+def fresh_app(tmp_path, **settings):
+    """The app with ``settings`` over TestConfig on a real, empty database; the database
+    released when the test is done (a generator for a fixture to ``yield from``)."""
+    config = type("Config", (TestConfig,), {"SQLALCHEMY_DATABASE_URI": database_uri(tmp_path), **settings})
+    app = create_app(config)
     app.test_client_class = ServerLikeClient
     with app.app_context():
         db.drop_all()
@@ -59,6 +56,12 @@ def app(tmp_path):
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
+
+
+@pytest.fixture
+def app(tmp_path):
+    """The app on a real, empty database."""
+    yield from fresh_app(tmp_path)
 
 
 @pytest.fixture

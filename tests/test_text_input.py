@@ -16,6 +16,7 @@ from scorepad.extensions import db
 from scorepad.models import StoredGame, StoredPreset, StoredRound
 from scorepad.scoring import BUILTIN, preset_to_dict
 from scorepad.web.downloads import safe_file_name
+from tests.test_presets import editor_data
 
 PLAYERS = ["Anne", "Beth", "Cath", "Diana"]
 LINE_BREAK = "the text contains a line break; keep it on one line"
@@ -204,35 +205,6 @@ def test_importing_a_file_with_bad_text_is_refused_next_to_the_file(app, client,
     assert response.status_code == 422
     assert message in error_next_to(response.get_data(as_text=True), "file")
     assert count(app, StoredGame) == 0
-
-
-def editor_data(**fields):
-    """The preset editor's POST for the tournament's contracts, with ``fields`` changed."""
-    data = {
-        "name": "Thursday club",
-        "deck": "52",
-        "chooser": "declarer",
-        "rotation": "run",
-        "doubling_enabled": "y",
-        "doubling_target": "any",
-        "doubling_single": "1",
-        "doubling_mutual": "2",
-        "doubling_quota": "2",
-        "doubling_quota_penalty": "0",
-        "undoubled_negative": "play",
-        "notes": "",
-        **{f"players-{i}": "" for i in range(4)},
-    }
-    for i, contract in enumerate(preset_to_dict(BUILTIN["tournament"])["contracts"]):
-        data[f"contracts-{i}-id"] = contract["id"]
-        data[f"contracts-{i}-on"] = "y"
-        for key, value in contract.items():
-            if key == "places":
-                data.update({f"contracts-{i}-places-{j}": str(v) for j, v in enumerate(value)})
-            elif key != "id":
-                data[f"contracts-{i}-{key}"] = str(value)
-    data.update(fields)
-    return data
 
 
 @pytest.mark.parametrize(

@@ -13,11 +13,8 @@ from flask import Flask
 from playwright.sync_api import Page, expect
 
 import scorepad
-from scorepad import create_app
-from scorepad.config import TestConfig
-from scorepad.extensions import db
 
-from ..conftest import database_uri
+from ..conftest import fresh_app
 from .test_offline import ENTERED, NetworkCut, rounds_of, start
 
 
@@ -53,19 +50,7 @@ def release(tmp_path, monkeypatch):
 @pytest.fixture
 def app(release, tmp_path):
     """The app of :func:`release` on a real, empty database, CSRF on (as tests/browser)."""
-
-    class Config(TestConfig):
-        SQLALCHEMY_DATABASE_URI = database_uri(tmp_path)
-        WTF_CSRF_ENABLED = True
-
-    app = create_app(Config)
-    with app.app_context():
-        db.drop_all()
-        db.create_all()
-    yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    yield from fresh_app(tmp_path, WTF_CSRF_ENABLED=True)
 
 
 @pytest.fixture
