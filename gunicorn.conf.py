@@ -1,10 +1,20 @@
 """gunicorn's settings for the scorepad, read from the working directory (the Procfile's
 `gunicorn "scorepad:create_app()"`, bench/weight.py and the tests' real server use them). The
 app keeps no state in process memory, so any number of workers, or servers, can share the
-database."""
+database.
 
+gunicorn reads ./gunicorn.conf.py by default, so the Procfile's command, run from the
+repository root, uses this file; tests/test_slow_clients.py runs that command and checks
+that its worker is gevent's.
+"""
+
+import importlib.util
+import logging
 import multiprocessing
 import os
+from pathlib import Path
+
+from gunicorn.glogging import Logger
 
 # gevent workers: each connection is a greenlet, so a client that sends its request slowly
 # (a phone on bad Wi-Fi, a preconnect that sends nothing yet, a hostile slow client) waits
@@ -20,6 +30,32 @@ worker_class = "gevent"
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count()))
 worker_connections = 1000
 keepalive = 10  # seconds: longer than the board's poll interval, so polls reuse their connection
-# No access log by default. If one is turned on (--access-logfile), scorepad.security's filter
-# takes the tokens out of the logged paths (/g/<token> carries the game's edit token).
+# No access log by default. If one is turned on (--access-logfile), the filter of scorepad/logs.py
+# takes the tokens out of it (/g/<token> carries the game's edit token), as out of the error log.
 accesslog = None
+
+
+def _load_logs():
+    """scorepad/logs.py, loaded from its file: importing it as scorepad.logs would import the
+    app's package (Flask, SQLAlchemy) into the master, before the gevent workers patch the
+    standard library. It needs nothing but the standard library."""
+    spec = importlib.util.spec_from_file_location("scorepad_logs", Path(__file__).with_name("scorepad") / "logs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_logs = _load_logs()
+
+
+class RedactingLogger(Logger):
+    """gunicorn's logger, with tokens taken out of every line of its error and access logs
+    (their handlers, as setup() makes them at start and on every reload). The master sets it
+    up; each worker is forked with it, so master and workers write through the filter alike."""
+
+    def setup(self, cfg):
+        super().setup(cfg)
+        _logs.install(self.error_log, self.access_log, logging.getLogger())
+
+
+logger_class = RedactingLogger

@@ -11,6 +11,11 @@ survives the server process being killed; only a power cut or a crash of the mac
 may lose the last commits. Waiting for the disk on every save cost up to 14-27 ms a commit
 on this machine under load (p99), which alone broke the board load target (bench/board_load.py:
 save p99 ≤ 50 ms).
+
+Every engine hides SQL parameters (``hide_parameters``): a database error's message and SQL
+logging then carry ``[SQL parameters hidden due to hide_parameters=True]`` instead of the
+values, which include tokens and their digests. The traceback of such an error is logged
+redacted too (scorepad.logs), for what the database itself quotes in its message.
 """
 
 from __future__ import annotations
@@ -38,8 +43,13 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
 
 
 def init_app(app: Flask) -> None:
-    """Install the SQLite settings on every engine of ``app`` (call after ``db.init_app``)."""
+    """Hide SQL parameters on every engine of ``app`` and install the SQLite settings (call
+    after ``db.init_app``, which makes the engines from ``SQLALCHEMY_ENGINE_OPTIONS``)."""
     with app.app_context():
         for engine in db.engines.values():
+            # The engine's own setting, as create_engine(hide_parameters=True) sets it: read at
+            # each error and log line, so it holds whatever SQLALCHEMY_ENGINE_OPTIONS a
+            # configuration passes.
+            engine.hide_parameters = True
             if engine.dialect.name == "sqlite" and not event.contains(engine, "connect", _sqlite_pragmas):
                 event.listen(engine, "connect", _sqlite_pragmas)

@@ -10,8 +10,8 @@ of the logs, refused NUL characters, and who started a game (for the limits).
 - The session cookie: HttpOnly, SameSite=Lax, and Secure whenever the request came over
   HTTPS (behind a proxy: ``TRUSTED_PROXIES``, then X-Forwarded-Proto counts).
 - Logs: the scorer's address ``/g/<token>`` carries the edit token, so every log line of
-  werkzeug (``flask run``), gunicorn (access and error logs, when enabled) and the app has
-  token-like path segments replaced by ``…`` before it is written.
+  werkzeug (``flask run``), gunicorn (access and error logs) and the app, tracebacks
+  included, has token-shaped text replaced by ``…`` before it is written (:mod:`scorepad.logs`).
 - Request bodies are capped by ``MAX_CONTENT_LENGTH`` (413), and no field may hold a NUL.
 - Who started a game (:func:`creator`): the device id and a keyed hash of the address (never
   the address), which the limits on games and presets count (:mod:`scorepad.web.limits`).
@@ -19,15 +19,13 @@ of the logs, refused NUL characters, and who started a game (for the limits).
 
 from __future__ import annotations
 
-import logging
-import re
-
 from flask import Flask, Response, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface
 from flask_babel import gettext as _
 from flask_talisman import Talisman
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from . import logs
 from .web.errors import error_response
 
 CONTENT_SECURITY_POLICY = {
@@ -44,33 +42,6 @@ CONTENT_SECURITY_POLICY = {
     "form-action": "'self'",
     "frame-ancestors": "'none'",
 }
-
-# A path segment of 20 or more URL-safe characters is a token (edit and view tokens have 32,
-# preset ids 22); nothing else in the app's URLs is that long without a dot.
-TOKEN_SEGMENT = re.compile(r"(?<=/)[A-Za-z0-9_-]{20,}(?=[/?#\s\"']|$)")
-REDACTED = "…"
-
-
-def redact(text: str) -> str:
-    """``text`` with every token-like path segment replaced by ``…``."""
-    return TOKEN_SEGMENT.sub(REDACTED, text)
-
-
-class RedactTokens(logging.Filter):
-    """A logging filter that takes capability tokens out of a record's message."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        try:
-            message = record.getMessage()
-        except Exception:  # a malformed record is the handler's problem, not ours
-            return True
-        clean = redact(message)
-        if clean != message:
-            record.msg, record.args = clean, None
-        return True
-
-
-LOGGERS = ("werkzeug", "gunicorn.access", "gunicorn.error")
 
 
 class SessionInterface(SecureCookieSessionInterface):
@@ -138,7 +109,4 @@ def init_app(app: Flask) -> None:
     )
     app.session_interface = SessionInterface()
     app.before_request(_refuse_nul_characters)
-    redactor = RedactTokens()
-    for logger in (app.logger, *map(logging.getLogger, LOGGERS)):
-        if not any(isinstance(f, RedactTokens) for f in logger.filters):
-            logger.addFilter(redactor)
+    logs.init_app(app)
