@@ -59,10 +59,10 @@ test: lint compile-translations system-deps
 # TEST_DATABASE_URL names an empty database whose tables are dropped and re-created for each
 # test (.ci/run creates one; see README, Tests).
 TEST_DATABASE_URL ?= postgresql://scorepad:scorepad@127.0.0.1/scorepad_test
-# Browser, PDF and fuzz tests run once, in the SQLite pass (`make test`): this pass is for
-# what touches the database.
+# Browser, PDF, fuzz and server tests run once, in the SQLite pass (`make test`): this pass is
+# for what touches the database.
 test-postgres: $(STAMP) compile-translations
-	TEST_DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/python -m pytest -q -m "not browser and not pdf and not fuzz"
+	TEST_DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/python -m pytest -q -m "not browser and not pdf and not fuzz and not server"
 
 # The board load benchmark: board polls and saves of an evening (run by hand; results go in the README).
 bench: $(STAMP)
