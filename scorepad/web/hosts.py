@@ -137,7 +137,7 @@ class TrustedHosts:
 
     def __init__(self, configured: tuple[str, ...]) -> None:
         self.everyone = "*" in configured
-        self.exact = frozenset(name for name in configured if not name.startswith("."))
+        self.exact = frozenset(name.lstrip(".") for name in configured)  # ".club.example" trusts itself too
         self.suffixes = tuple(name for name in configured if name.startswith("."))
         self._lock = threading.Lock()
         self._machine = machine_names()
