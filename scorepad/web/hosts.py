@@ -151,7 +151,7 @@ class TrustedHosts:
         name = host_name(host)
         if not name:
             return False
-        if is_loopback(name) or name in self.exact or name.endswith(self.suffixes) or name in self._machine:
+        if name in self._machine or name in self.exact or name.endswith(self.suffixes) or is_loopback(name):
             return True
         with self._lock:
             if time.monotonic() - self._read_at >= REREAD_SECONDS:
@@ -199,8 +199,9 @@ class ScorepadFlask(Flask):
         external = _external if _external is not None else (_scheme is not None or not has_request_context())
         if not base or not external or not has_request_context():
             # Outside a request, create_url_adapter(None) is bound to PUBLIC_URL already.
+            scheme = None if base else _scheme
             return super().url_for(
-                endpoint, _anchor=_anchor, _method=_method, _scheme=_scheme, _external=_external, **values
+                endpoint, _anchor=_anchor, _method=_method, _scheme=scheme, _external=_external, **values
             )
         path = super().url_for(endpoint, _anchor=_anchor, _method=_method, _external=False, **values)
         adapter = request_ctx.url_adapter
