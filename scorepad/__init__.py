@@ -11,7 +11,7 @@ from .config import Config
 from .extensions import babel, compress, csrf, db, migrate
 from .i18n import LANGUAGE_NAMES, select_locale
 from .pages.common import isolate, number
-from .web import errors, json_input
+from .web import caching, errors, hosts, json_input
 
 # templates/ and static/ live at the repository root, next to the package.
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def create_app(config=None) -> Flask:
     """Build the app: `config` may be a dict, a class or an object overriding Config."""
-    app = Flask(
+    app = hosts.ScorepadFlask(  # Flask, with absolute links on PUBLIC_URL when it is set
         __name__,
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
@@ -38,6 +38,10 @@ def create_app(config=None) -> Flask:
         db_file = Path(app.instance_path) / "scorepad.sqlite3"
         app.config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{db_file}"
 
+    # First of the request handlers (before CSRF, Flask-Talisman's HTTPS redirect...): a forged
+    # host is refused before anything else runs; a bad PUBLIC_URL stops the app here.
+    hosts.init_app(app)
+    caching.init_app(app)  # Cache-Control: private, no-store unless a response says otherwise
     db.init_app(app)
     database.init_app(app)  # SQLite: WAL and a busy timeout, so parallel writers wait
     csrf.init_app(app)

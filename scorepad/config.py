@@ -65,6 +65,18 @@ class Config:
     MAX_PRESETS_PER_ADDRESS = int(os.environ.get("MAX_PRESETS_PER_ADDRESS", "300"))
     LIMIT_WINDOW = timedelta(hours=24)
 
+    # -- hosts and links (scorepad/web/hosts.py) --
+    # The address people reach the app at (https://scores.club.example, http://192.168.1.20:8000,
+    # or with the path the server mounts the app under): every absolute link (API links and
+    # Location, the share page and its QR code) starts with it, never with the request's Host
+    # header. Unset: links use the request's host, which is then a trusted one.
+    PUBLIC_URL = os.environ.get("PUBLIC_URL") or None
+    # Host names (or addresses) served besides loopback, this machine's addresses and host
+    # name, and PUBLIC_URL's host: comma-separated; ".club.example" trusts its subdomains
+    # too; "*" serves any host (behind a proxy that checks it). Others get 400. (Not Flask's
+    # own TRUSTED_HOSTS setting, which stays unset: see scorepad/web/hosts.py.)
+    TRUSTED_HOST_NAMES = os.environ.get("TRUSTED_HOSTS", "")
+
     # -- compression of pages, fragments and JSON (Flask-Compress; static files: views/pwa.py) --
     # Brotli before zstd: on the game page's HTML, level 6 is ~14% smaller than zstd's
     # default level 3 and takes ~1 ms (bench/weight.py).

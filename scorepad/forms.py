@@ -644,6 +644,26 @@ class UnreadableImport(ValueError):
         self.message = message
 
 
+def imported_json(raw: str | bytes, field: str, empty: str) -> Any:
+    """The JSON of an import form's file (bytes) or pasted text: UTF-8, with or without the
+    byte order mark that some editors (Windows Notepad) write first. Raises
+    :class:`UnreadableImport` for ``field``: not UTF-8, blank (with the message ``empty``),
+    or not JSON the scorepad reads (see :func:`scorepad.web.json_input.parse_json`). The one
+    reader of the game and preset imports."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise UnreadableImport(field, _("The file is not UTF-8 text.")) from None
+    raw = raw.removeprefix("\ufeff")  # pasted text may start with one too
+    if not raw.strip():
+        raise UnreadableImport(field, empty)
+    try:
+        return parse_json(raw)
+    except BadJSON as exc:
+        raise UnreadableImport(field, error_text(exc)) from None
+
+
 class ImportPresetForm(FlaskForm):
     """Import a preset: its JSON (game-format.md's preset object) pasted or as a file."""
 
@@ -658,17 +678,7 @@ class ImportPresetForm(FlaskForm):
         raw, field = (
             (upload.read(), "file") if upload and getattr(upload, "filename", "") else (self.text.data or "", "text")
         )
-        if isinstance(raw, bytes):
-            try:
-                raw = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                raise UnreadableImport(field, _("The file is not UTF-8 text.")) from None
-        if not raw.strip():
-            raise UnreadableImport(field, _("Paste a preset's JSON or choose its file."))
-        try:
-            return parse_json(raw)
-        except BadJSON as exc:
-            raise UnreadableImport(field, error_text(exc)) from None
+        return imported_json(raw, field, _("Paste a preset's JSON or choose its file."))
 
 
 class ImportGameForm(FlaskForm):
@@ -685,13 +695,4 @@ class ImportGameForm(FlaskForm):
         upload = self.file.data
         if not upload or not getattr(upload, "filename", ""):
             raise UnreadableImport("file", _("Choose a game file (.json) to import."))
-        try:
-            raw = upload.read().decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise UnreadableImport("file", _("The file is not UTF-8 text.")) from None
-        if not raw.strip():
-            raise UnreadableImport("file", _("The file is empty."))
-        try:
-            return parse_json(raw)
-        except BadJSON as exc:
-            raise UnreadableImport("file", error_text(exc)) from None
+        return imported_json(upload.read(), "file", _("The file is empty."))

@@ -276,21 +276,31 @@ def record_round(
     return row, replace(game, rounds=game.rounds + (rnd,))
 
 
+def round_gone(number: int) -> Conflict:
+    """The refusal of an edit of round ``number`` when the game has one round fewer: the
+    round was undone, by another phone in an edit/undo race (HTTP 409, for the API and the
+    edit form alike)."""
+    return Conflict(N_("there is no round %(n)d now: another phone may have undone it; reload to see it"), n=number)
+
+
 def replace_round(stored: StoredGame, number: int, round_doc: Any) -> tuple[StoredRound, Game]:
     """Replace round ``number`` (1-based) with ``round_doc``; later rounds are kept and
     their totals recompute. The declarer still declares each contract once. Raises
-    :class:`ScoringError` (paths relative to the round) or ``LookupError`` for a round
-    that does not exist (nothing changed in either case)."""
+    :class:`ScoringError` (paths relative to the round), :func:`round_gone`'s
+    :class:`Conflict` for the round after the last (undone meanwhile) or ``LookupError``
+    for another round that does not exist (nothing changed in any case)."""
     _lock_game(stored)
     try:
         return _replace_round(stored, number, round_doc)
-    except (ScoringError, LookupError):
+    except (ScoringError, LookupError, Conflict):
         db.session.rollback()  # end the transaction: release the lock
         raise
 
 
 def _replace_round(stored: StoredGame, number: int, round_doc: Any) -> tuple[StoredRound, Game]:
     game = stored.to_game()
+    if number == len(game.rounds) + 1:
+        raise round_gone(number)
     if not 1 <= number <= len(game.rounds):
         raise LookupError(number)
     index = number - 1

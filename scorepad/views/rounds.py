@@ -191,10 +191,15 @@ def preview(token: str):
     return game_page(stored, token, form=form, contract=form.contract.data, preview=result)
 
 
-def round_at(stored: StoredGame, number: int) -> Game:
-    """The engine's game of ``stored``; 404 when it has no round ``number`` (1-based)."""
+def round_at(stored: StoredGame, token: str, number: int) -> Game:
+    """The engine's game of ``stored``; 404 when it has no round ``number`` (1-based). A
+    POST of the form of the round after the last (another phone undid it since the form was
+    opened: an edit/undo race) gets the game page with status 409 and the API's message
+    (:func:`scorepad.services.round_gone`)."""
     game = stored.to_game()
     if not 1 <= number <= len(game.rounds):
+        if request.method == "POST" and number == len(game.rounds) + 1:
+            abort(conflict_page(stored, token, services.round_gone(number)))
         abort(404)
     return game
 
@@ -204,7 +209,7 @@ def show(token: str, number: int):
     """One round: contract, declarer, outcome in words, doubles, what moved between each
     pair that doubled, and its result."""
     stored, can_edit = any_game(token)
-    game = round_at(stored, number)
+    game = round_at(stored, token, number)
     return render_template(
         "rounds/show.html", stored=stored, token=token, can_edit=can_edit, **round_page(game, number)
     )
@@ -215,7 +220,7 @@ def edit_preview(token: str, number: int):
     """The settlement preview of an edited round (nothing is stored): for htmx the
     fragment, otherwise the edit page with the preview."""
     stored = game_to_edit(token)
-    game = round_at(stored, number)
+    game = round_at(stored, token, number)
     form = RoundForm()
     if not form.validate_on_submit():
         abort(400)
@@ -250,7 +255,7 @@ def edit(token: str, number: int):
     """Correct an earlier round (the contract may change to one still free for its
     declarer); later totals recompute. 303 to the game page, 422 with the messages."""
     stored = game_to_edit(token)
-    game = round_at(stored, number)
+    game = round_at(stored, token, number)
     preset = game.preset
     rnd = game.rounds[number - 1]
     free = free_of(game, number)
@@ -267,6 +272,8 @@ def edit(token: str, number: int):
                     form.add_engine_error(exc.path, error_text(exc))
                 except LookupError:
                     abort(404)
+                except services.Conflict as exc:  # undone between the check above and the save
+                    return conflict_page(stored, token, exc)
                 else:
                     return redirect(url_for("games.scorer", token=token) + f"#round-{number}", 303)
         status = 422

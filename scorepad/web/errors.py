@@ -18,7 +18,7 @@ from werkzeug.http import HTTP_STATUS_CODES
 from ..i18n import http_error_text
 
 #: The statuses whose Flask errors the app answers itself (any other keeps Werkzeug's page).
-HANDLED = (400, 403, 404, 405, 409, 413, 422, 429)
+HANDLED = (400, 403, 404, 405, 409, 413, 415, 422, 429)
 
 
 def wants_json() -> bool:
@@ -60,7 +60,13 @@ def register(app: Flask, rollback: Callable[[], object]) -> None:
 
         @app.errorhandler(code)
         def http_error(error: HTTPException) -> Response:
-            return error_response(error.code or 500, error.description or "", name=error.name)
+            response = error_response(error.code or 500, error.description or "", name=error.name)
+            # The error's own headers go along (a 405's Allow, which RFC 9110 requires; a
+            # 401's WWW-Authenticate), but not the type of Werkzeug's HTML page.
+            for header, value in error.get_headers():
+                if header.lower() != "content-type":
+                    response.headers[header] = value
+            return response
 
     @app.errorhandler(500)
     def internal_error(error: HTTPException) -> Response:

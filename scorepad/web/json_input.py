@@ -16,7 +16,7 @@ import json
 import re
 from typing import Any
 
-from flask import Flask, abort, request
+from flask import Flask, Response, abort, request
 from flask.json.provider import DefaultJSONProvider
 
 from ..scoring import ScoringError
@@ -106,7 +106,8 @@ def parse_json(raw: str | bytes, **kwargs: Any) -> Any:
 
 
 def request_json() -> Any:
-    """The request's body as JSON, whatever its Content-Type; a 422 answer
+    """The request's body as JSON (its Content-Type is checked before, by
+    :func:`refuse_other_bodies`); a 422 answer
     ``{"error": …, "path": ""}`` (see :func:`parse_json`) when it cannot be read or is
     ``null``."""
     try:
@@ -116,6 +117,19 @@ def request_json() -> Any:
     if obj is None:
         abort(error_response(422, "the body must be a JSON document", path=""))
     return obj
+
+
+def refuse_other_bodies() -> Response | None:
+    """415 ``{"error": …, "path": ""}`` for a request to the API (``/api/``) whose body is not
+    declared JSON: ``application/json`` (a ``charset`` parameter is fine) or
+    ``application/*+json``. A ``text/plain`` or form body is one that any web page can make
+    a browser send to another site without asking it first (no CORS preflight): refusing it
+    means no page elsewhere writes through the API in its visitor's name. A request without
+    a body (close, reopen, rematch, a DELETE) needs no Content-Type."""
+    if not request.path.startswith("/api/") or request.is_json or not request.get_data(cache=True):
+        return None
+    sent = request.mimetype[:100] or "no Content-Type"
+    return error_response(415, f"the body must be JSON sent with Content-Type: application/json, not {sent}", path="")
 
 
 class JSONProvider(DefaultJSONProvider):
@@ -129,5 +143,7 @@ class JSONProvider(DefaultJSONProvider):
 
 
 def init_app(app: Flask) -> None:
-    """Make :class:`JSONProvider` the app's JSON provider."""
+    """Make :class:`JSONProvider` the app's JSON provider; refuse API bodies that are not
+    declared JSON (:func:`refuse_other_bodies`)."""
     app.json = JSONProvider(app)
+    app.before_request(refuse_other_bodies)

@@ -1,0 +1,250 @@
+"""HTTP details from issue 12: 415 for API bodies not declared JSON, 405's Allow header,
+imports with a UTF-8 byte order mark, the edit/undo race's 409, and Cache-Control."""
+
+import io
+import json
+
+import pytest
+
+from scorepad import services
+from scorepad.models import StoredPreset
+from scorepad.scoring import BUILTIN, preset_to_dict
+from tests.test_api import NEW_GAME, WORKED_NO_QUEENS, auth, create, game_count, post_round
+from tests.test_presets import saved_id
+from tests.test_rounds import ROUNDS, form_of, import_game
+
+BOM = b"\xef\xbb\xbf"
+GAME_BODY = json.dumps(NEW_GAME).encode()
+
+
+def preset_count(app) -> int:
+    with app.app_context():
+        return StoredPreset.query.count()
+
+
+# -- 415: only JSON bodies ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        "text/plain",
+        "text/plain; charset=utf-8",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+        None,
+        "application/jsonp",
+        "text/json",
+    ],
+)
+def test_a_game_body_not_declared_json_is_refused_with_415(app, client, content_type):
+    headers = {} if content_type is None else {"Content-Type": content_type}
+    response = client.post("/api/v1/games", data=GAME_BODY, headers=headers)
+    assert response.status_code == 415
+    assert response.mimetype == "application/json"
+    assert "application/json" in response.json["error"]
+    assert (content_type or "no Content-Type").split(";")[0] in response.json["error"]
+    assert game_count(app) == 0
+
+
+@pytest.mark.parametrize(
+    "content_type", ["application/json", "application/json; charset=utf-8", "application/vnd.barbu+json"]
+)
+def test_json_types_are_accepted(app, client, content_type):
+    response = client.post("/api/v1/games", data=GAME_BODY, headers={"Content-Type": content_type})
+    assert response.status_code == 201
+    assert game_count(app) == 1
+
+
+def test_every_json_endpoint_refuses_other_types(app, client):
+    game = create(client, NEW_GAME)
+    round_body = json.dumps(WORKED_NO_QUEENS)
+    text = {"Content-Type": "text/plain"}
+    rounds = f"/api/v1/games/{game['id']}/rounds"
+    assert client.post(rounds, data=round_body, headers={**auth(game["edit_token"]), **text}).status_code == 415
+    assert post_round(client, game, WORKED_NO_QUEENS).status_code == 201
+    headers = {**auth(game["edit_token"]), **text}
+    assert client.put(f"{rounds}/1", data=round_body, headers=headers).status_code == 415
+    preset = json.dumps(preset_to_dict(BUILTIN["brader"]))
+    assert client.post("/api/v1/presets", data=preset, headers=text).status_code == 415
+    assert preset_count(app) == 0
+    saved = client.post("/api/v1/presets", json=preset_to_dict(BUILTIN["brader"])).json
+    put = client.put(f"/api/v1/presets/{saved['id']}", data=preset, headers={**auth(saved["edit_token"]), **text})
+    assert put.status_code == 415
+
+
+def test_a_request_without_a_body_needs_no_content_type(client):
+    game = create(client, NEW_GAME)
+    assert post_round(client, game, WORKED_NO_QUEENS).status_code == 201
+    response = client.delete(
+        f"/api/v1/games/{game['id']}/rounds/1", headers={**auth(game["edit_token"]), "Content-Type": "text/plain"}
+    )
+    assert response.status_code == 204
+
+
+def test_the_pages_forms_are_not_api_bodies(app, client):
+    response = client.post("/presets/import", data={"text": json.dumps(preset_to_dict(BUILTIN["brader"]))})
+    assert response.status_code == 303
+
+
+def test_the_openapi_description_lists_415_wherever_a_body_is_read(client):
+    spec = client.get("/api/v1/openapi.json").json
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            if "requestBody" in operation:
+                assert "415" in operation["responses"], (method, path)
+
+
+# -- 405 keeps Allow ---------------------------------------------------------------------------
+
+
+def test_a_405_keeps_its_allow_header_in_json(client):
+    response = client.get("/api/v1/games")
+    assert response.status_code == 405
+    assert response.mimetype == "application/json"
+    assert set(response.json) == {"error", "path"}
+    assert set(response.headers["Allow"].split(", ")) == {"POST", "OPTIONS"}
+
+
+def test_a_405_keeps_its_allow_header_on_the_error_page(client):
+    response = client.delete("/games/new")
+    assert response.status_code == 405
+    assert response.mimetype == "text/html"
+    assert set(response.headers["Allow"].split(", ")) == {"GET", "HEAD", "POST", "OPTIONS"}
+
+
+# -- imports with a byte order mark ------------------------------------------------------------
+
+
+def test_a_preset_file_with_a_byte_order_mark_is_imported(app, client):
+    body = BOM + json.dumps(preset_to_dict(BUILTIN["brader"])).encode()
+    response = client.post(
+        "/presets/import", data={"file": (io.BytesIO(body), "brader.json")}, content_type="multipart/form-data"
+    )
+    with app.app_context():
+        assert services.find_preset(saved_id(response)).preset["name"] == BUILTIN["brader"].name
+
+
+def test_pasted_preset_text_with_a_byte_order_mark_is_imported(app, client):
+    response = client.post("/presets/import", data={"text": "\ufeff" + json.dumps(preset_to_dict(BUILTIN["brader"]))})
+    saved_id(response)
+
+
+def test_a_game_file_with_a_byte_order_mark_is_imported(app, client):
+    response = client.post(
+        "/games/import",
+        data={"file": (io.BytesIO(BOM + GAME_BODY), "game.json")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 303
+    assert game_count(app) == 1
+
+
+def test_the_api_reads_a_byte_order_mark_too(app, client):
+    headers = {"Content-Type": "application/json"}
+    assert client.post("/api/v1/games", data=BOM + GAME_BODY, headers=headers).status_code == 201
+    preset = BOM + json.dumps(preset_to_dict(BUILTIN["brader"])).encode()
+    assert client.post("/api/v1/presets", data=preset, headers=headers).status_code == 201
+
+
+def test_a_byte_order_mark_alone_is_an_empty_file(app, client):
+    response = client.post(
+        "/presets/import", data={"file": (io.BytesIO(BOM), "empty.json")}, content_type="multipart/form-data"
+    )
+    assert response.status_code == 422
+    assert "Paste a preset" in response.get_data(as_text=True)
+
+
+# -- the edit/undo race ------------------------------------------------------------------------
+
+
+def test_an_edit_of_a_round_undone_meanwhile_gets_the_apis_409(app, client):
+    edit, _ = import_game(app, rounds=3)
+    with app.app_context():
+        game_id = services.find_by_token(edit)[0].id
+    assert client.get(f"/g/{edit}/rounds/3/edit").status_code == 200  # phone 1 opens the form
+    assert client.post(f"/g/{edit}/rounds/undo", data={"number": "3"}).status_code == 303  # phone 2 undoes
+    response = client.post(f"/g/{edit}/rounds/3/edit", data=form_of(ROUNDS[2]))
+    assert response.status_code == 409
+    html = response.get_data(as_text=True)
+    api = client.put(f"/api/v1/games/{game_id}/rounds/3", json=ROUNDS[2], headers=auth(edit))
+    assert api.status_code == 409
+    assert api.json["error"] == "there is no round 3 now: another phone may have undone it; reload to see it"
+    assert api.json["error"] in html
+    assert 'data-refusal="conflict"' in html
+    with app.app_context():
+        assert len(services.find_by_token(edit)[0].rounds) == 2  # nothing stored
+
+
+def test_an_edit_of_a_round_that_never_was_is_still_404(app, client):
+    edit, _ = import_game(app, rounds=3)
+    assert client.post(f"/g/{edit}/rounds/9/edit", data=form_of(ROUNDS[2])).status_code == 404
+    assert client.get(f"/g/{edit}/rounds/4/edit").status_code == 404
+
+
+# -- Cache-Control -----------------------------------------------------------------------------
+
+PRIVATE = "private, no-store"
+
+
+@pytest.fixture
+def urls(app, client):
+    """A game with a round, a saved preset of this device, and their URLs by name."""
+    game = create(client, NEW_GAME)
+    assert post_round(client, game, WORKED_NO_QUEENS).status_code == 201
+    preset = saved_id(client.post("/presets/import", data={"text": json.dumps(preset_to_dict(BUILTIN["brader"]))}))
+    return {"edit": game["edit_token"], "view": game["view_token"], "id": game["id"], "preset": preset}
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("/", PRIVATE),
+        ("/games/new", PRIVATE),
+        ("/g/{edit}", PRIVATE),
+        ("/g/{edit}/rounds/new?contract=no-tricks", PRIVATE),
+        ("/g/{edit}/rounds/1", PRIVATE),
+        ("/g/{edit}/rounds/1/edit", PRIVATE),
+        ("/b/share/{edit}", PRIVATE),
+        ("/s/{view}", PRIVATE),
+        ("/presets", PRIVATE),
+        ("/presets/{preset}", PRIVATE),
+        ("/presets/{preset}/edit", PRIVATE),
+        ("/presets/import", PRIVATE),
+        ("/api/v1/presets", PRIVATE),
+        ("/g/not-a-token-at-all-but-long-enough", PRIVATE),  # an error page
+        ("/b/{view}/qr.svg", "private, max-age=86400"),
+        ("/sw.js", "no-cache"),  # public: no token in it
+    ],
+)
+def test_what_may_be_cached(client, urls, url, expected):
+    response = client.get(url.format(**urls))
+    assert response.headers["Cache-Control"] == expected
+
+
+@pytest.mark.parametrize("url", ["/b/{view}", "/b/{view}/screen", "/s/{view}/sheet.csv", "/s/{view}/game.json"])
+def test_a_page_or_download_with_its_own_rule_is_kept_private(client, urls, url):
+    cache = client.get(url.format(**urls)).cache_control
+    assert cache.private and not cache.public
+    assert cache.no_cache  # revalidated at each use (the board page) or not kept (downloads)
+
+
+def test_the_board_poll_stays_shareable_with_its_etag(client, urls):
+    response = client.get(f"/b/{urls['view']}/live?layout=board&lang=en")
+    assert response.headers["Cache-Control"] == "no-cache"
+    etag = response.headers["ETag"]
+    again = client.get(f"/b/{urls['view']}/live?layout=board&lang=en", headers={"If-None-Match": etag})
+    assert again.status_code == 304
+    assert again.headers["Cache-Control"] == "no-cache"
+
+
+def test_api_answers_are_private(client, urls):
+    assert client.get(f"/api/v1/games/{urls['id']}", headers=auth(urls["edit"])).headers["Cache-Control"] == PRIVATE
+    created = client.post("/api/v1/games", json=NEW_GAME)
+    assert created.status_code == 201 and created.headers["Cache-Control"] == PRIVATE
+
+
+def test_a_static_file_may_be_kept_by_any_cache(client):
+    response = client.get("/static/css/app.css")
+    assert response.status_code == 200
+    assert response.cache_control.max_age == 60 and not response.cache_control.private
