@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from .. import services
@@ -141,16 +142,25 @@ def download_name(stored: StoredGame, suffix: str, blank: bool = False) -> str:
 @bp.get("/<token>/sheet.pdf")
 def pdf(token: str):
     """The score sheet (or ``?blank=1`` the blank sheet) as a one-page PDF: rendered once per
-    game state and page and then cached (:mod:`scorepad.web.pdf_cache`); 503 with
-    ``Retry-After`` while the machine's render slots stay taken."""
+    game state and page, then served from the shared cache (:mod:`scorepad.web.pdf_cache`);
+    503 with ``Retry-After`` while the machine's render slots stay taken."""
     stored = game_to_read(token)
     is_blank = request.args.get("blank") == "1"
-    context = sheet_context(stored, is_blank)
-    if context["errors"]:
-        return render_template("sheet/sheet.html", **context), 422
-    html = render_template("sheet/sheet.html", pdf=True, **context)
+    opts, errors = options()
+    if errors:
+        return render_template("sheet/sheet.html", **sheet_context(stored, is_blank)), 422
+    # Which of the game state's sheets this is: what the PDF shows besides the game's row (whose
+    # every change sets updated_at, the state), known before the sheet is scored or rendered, so
+    # a cached PDF costs no more than the game's lookup. A saved preset's notes live in its own row.
+    day = opts["date"].isoformat() if opts["date"] else ""
+    notes = services.saved_notes(str(stored.preset.get("id", ""))) or ""
+    page = ("blank" if is_blank else "filled", str(get_locale()), opts["paper"], opts["place"], day, notes)
+
+    def html() -> str:
+        return render_template("sheet/sheet.html", pdf=True, **sheet_context(stored, is_blank))
+
     try:
-        document = sheet_pdf(stored.id, str(stored.updated_at), html)
+        document = sheet_pdf(stored.id, str(stored.updated_at), page, html)
     except Busy as busy:
         message = _("Many score sheets are being printed right now. Try again in a few seconds.")
         return error_response(503, message, name=_("Printing is busy"), retry_after=busy.retry_after)

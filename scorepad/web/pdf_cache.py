@@ -5,14 +5,15 @@ A PDF costs 2.5–3.6 s of CPU and the view token that asks for it is public, so
 
 - **One render per state.** A PDF is kept in a folder that every worker and process of the
   machine shares (``PDF_CACHE_DIR``, by default ``instance/sheets/``), named
-  ``<game id>-<state>-<page>.pdf``: the state is a digest of the game's ``updated_at`` (what
-  the board's ETag is built on: every save, edit and undo changes it), the page a digest of the
-  sheet's HTML (which holds everything else the PDF shows: blank or not, the language, the
-  print options, a saved preset's notes, the print stylesheet's content-hashed URL), of this
-  renderer's source and of WeasyPrint's version. A file is written whole under a temporary name
-  and moved into place (``os.replace``), so a reader sees all of it or nothing. Writing a
-  state's PDF removes the game's PDFs of other states, and the folder is kept under
-  :data:`MAX_BYTES` (the oldest written go first).
+  ``<game id>-<state>-<page>.pdf``. The state is a digest of the game's ``updated_at``, what the
+  board's ETag is built on (every save, edit and undo changes it). The page is a digest of the
+  state, of which of the state's sheets it is (blank or not, the language, the print options, a
+  saved preset's notes: the view names them) and of :func:`app_version` (the code, templates,
+  translations and CSS that print it, and WeasyPrint's version). All of it is known before the
+  sheet is scored or its HTML rendered, so a cached PDF costs the game's lookup and a file read.
+  A file is written whole under a temporary name and moved into place (``os.replace``), so a
+  reader sees all of it or nothing. Writing a state's PDF removes the game's PDFs of other
+  states, and the folder is kept under :data:`MAX_BYTES` (the oldest written go first).
 - **Outside the event loop.** WeasyPrint runs in a child process
   (:mod:`scorepad.web.pdf_render`); the worker only waits for it, which a gevent worker does
   cooperatively (gunicorn's gevent worker patches ``subprocess``), so its other requests go on.
@@ -37,7 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -45,6 +46,7 @@ from typing import TypeVar
 
 from flask import current_app
 
+from ..extensions import db
 from . import pdf_render
 
 #: The renderer script, run by path (``python -P``) so that the child does not import the app.
@@ -74,14 +76,38 @@ class RenderError(RuntimeError):
     """The renderer process failed (its exit status and the end of its error output)."""
 
 
+def app_version() -> str:
+    """A digest of everything besides the game and the request that decides how a sheet
+    prints: the app's code (this renderer included), templates, compiled translations and
+    static CSS, and WeasyPrint's version. Computed once per process (they change only with a
+    restart), each time in debug mode (templates reload)."""
+    if current_app.debug:
+        return _app_version.__wrapped__(*_version_sources())
+    return _app_version(*_version_sources())
+
+
+def _version_sources() -> tuple[str, str, str, str]:
+    app = current_app
+    translations = str(app.config.get("BABEL_TRANSLATION_DIRECTORIES", ""))
+    return app.root_path, str(app.template_folder or ""), translations, app.static_folder or ""
+
+
 @cache
-def renderer_version() -> str:
-    """What besides the HTML decides a PDF: the renderer's source and WeasyPrint's version."""
+def _app_version(package: str, templates: str, translations: str, static: str) -> str:
+    digest = hashlib.sha256()
     try:
-        weasyprint = metadata.version("weasyprint")
+        digest.update(metadata.version("weasyprint").encode())
     except metadata.PackageNotFoundError:
-        weasyprint = "missing"
-    return hashlib.sha256(RENDERER.read_bytes() + weasyprint.encode()).hexdigest()[:16]
+        digest.update(b"no weasyprint")
+    files = [
+        *Path(package).rglob("*.py"),
+        *Path(templates).rglob("*.html"),
+        *[path for folder in translations.split(";") if folder for path in Path(folder).rglob("*.mo")],
+        *(Path(static) / "css").glob("*.css"),
+    ]
+    for path in sorted(files):
+        digest.update(str(path).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
 
 
 def cache_folder() -> Path:
@@ -92,38 +118,56 @@ def cache_folder() -> Path:
     return folder
 
 
-def _digest(text: str, length: int) -> str:
+def _digest(parts: Sequence[str], length: int) -> str:
+    text = "\0".join(parts)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:length]
 
 
-def entry_name(game_id: int, state: str, html: str) -> str:
-    """The cache file's name of the PDF of ``html``, the sheet of game ``game_id`` in
-    ``state`` (its ``updated_at``, as text): ``<id>-<16 hex digits>-<32 hex digits>.pdf``."""
-    return f"{game_id}-{_digest(state, 16)}-{_digest(renderer_version() + html, 32)}.pdf"
+def entry_name(game_id: int, state: str, page: Sequence[str]) -> str:
+    """The cache file's name of a sheet PDF of game ``game_id`` in ``state`` (its
+    ``updated_at``, as text), ``page`` naming which of the state's pages it is (blank or
+    not, language, print options, notes): ``<id>-<16 hex digits>-<32 hex digits>.pdf``, the
+    second digest over ``page``, the state and :func:`app_version`."""
+    return f"{game_id}-{_digest([state], 16)}-{_digest([app_version(), state, *page], 32)}.pdf"
 
 
-def sheet_pdf(game_id: int, state: str, html: str) -> bytes:
-    """The PDF of the sheet page ``html`` of game ``game_id`` in ``state`` (``updated_at`` as
-    text): the cached file if there is one (no render), else rendered in a child process once
-    a slot is free, cached and returned. Raises :class:`Busy` when no slot (or the same PDF's
-    render by another request) came free within ``PDF_WAIT`` seconds, :class:`RenderError`
-    when the renderer fails."""
+def sheet_pdf(game_id: int, state: str, page: Sequence[str], html: Callable[[], str]) -> bytes:
+    """The PDF of a sheet of game ``game_id`` in ``state`` (``updated_at`` as text), ``page``
+    naming which of the state's sheets (see :func:`entry_name`): the cached file if there is
+    one (neither ``html`` nor WeasyPrint is called), else ``html()``'s page rendered in a
+    child process once a slot is free, cached and returned. Raises :class:`Busy` when no slot
+    (or the same PDF's render by another request) came free within ``PDF_WAIT`` seconds,
+    :class:`RenderError` when the renderer fails."""
     folder = cache_folder()
-    name = entry_name(game_id, state, html)
+    name = entry_name(game_id, state, page)
     path = folder / name
     found = _read(path)
     if found is not None:
         return found
     deadline = time.monotonic() + float(current_app.config.get("PDF_WAIT", 0))
+    _release_database()
     with _locked(folder / "locks" / f"{name}.lock", deadline) as lock:
         found = _read(path)  # rendered by the request this one waited for
         if found is None:
             slots = [folder / "slots" / f"{n}.lock" for n in range(max(1, int(current_app.config["PDF_RENDERS"])))]
             with _any_locked(slots, deadline) as slot:
-                found = _render(html, slot)
+                # Scored and laid out only once a slot is taken: 25 requests for different
+                # games would otherwise each spend 30 ms of the event loop on a page that
+                # most of them never print (503).
+                source = html()
+                _release_database()
+                found = _render(source, slot)
             _store(folder, name, found)
         lock.unlink(missing_ok=True)  # while still held: a request that opened it finds the file
     return found
+
+
+def _release_database() -> None:
+    """End the request's read transaction before a wait or a render, so its pooled database
+    connection goes back to the pool: 25 requests waiting for one PDF held all 15 of
+    SQLAlchemy's connections, and the board's polls waited seconds for one. What the request
+    loaded stays usable (expired: read again when next used, e.g. by ``html()``)."""
+    db.session.rollback()
 
 
 def _read(path: Path) -> bytes | None:
