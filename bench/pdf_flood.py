@@ -12,8 +12,8 @@ and a fresh PDF folder (``PDF_CACHE_DIR``), makes games through the API, then:
    board every 0.25 s. With ``--retry`` a refused request (503) waits its ``Retry-After`` and
    asks again until it gets its PDF.
 
-Prints for each: the time until every PDF request was answered, the 200 and 503 counts, the
-PDFs rendered (files in the PDF folder) and the polls' median and maximum latency. Run by hand
+Prints for each: the time until every PDF request was answered, the 200 and 503 counts (and
+connections dropped), the PDFs rendered (files in the PDF folder) and the polls' median and maximum latency. Run by hand
 (not in the test suite): `.venv/bin/python bench/pdf_flood.py` (results in bench/README.md).
 """
 
@@ -91,7 +91,11 @@ class Poller(threading.Thread):
 def fetch_pdf(port: int, token: str, retry: bool, results: list[int]) -> None:
     """Ask for the sheet PDF of ``token``; with ``retry``, again after each 503's Retry-After."""
     while True:
-        status, headers, body = call(port, "GET", f"/s/{token}/sheet.pdf")
+        try:
+            status, headers, body = call(port, "GET", f"/s/{token}/sheet.pdf")
+        except OSError:  # the connection dropped (a worker killed for blocking past gunicorn's timeout)
+            results.append(0)
+            return
         results.append(status)
         if status != 503 or not retry:
             assert status != 200 or body.startswith(b"%PDF"), body[:200]
@@ -157,11 +161,11 @@ def floods(workers: int, pdfs: int, retry: bool) -> None:
     """Scenario 2: ``pdfs`` concurrent PDFs of one game, then of ``pdfs`` different games."""
     server = Server(workers)
     try:
-        tokens = [new_game(server.port, n) for n in range(pdfs + 1)]
+        tokens = [new_game(server.port, n) for n in range(pdfs + 2)]
         live = f"/b/{tokens[0]}/live"
         for _ in range(2 * workers):
             call(server.port, "GET", live)  # warm-up
-        for label, wanted in (("one game", [tokens[1]] * pdfs), (f"{pdfs} games", tokens[1:])):
+        for label, wanted in (("one game", [tokens[1]] * pdfs), (f"{pdfs} games", tokens[2:])):
             before = server.rendered()
             poller = Poller(server.port, live, 0.25)
             poller.start()
@@ -171,7 +175,7 @@ def floods(workers: int, pdfs: int, retry: bool) -> None:
             print(
                 f"2. {pdfs} PDFs of {label} ({workers} workers{', retrying' if retry else ''}): all answered in "
                 f"{took:.1f} s; {statuses.count(200)} × 200, {statuses.count(503)} × 503, "
-                f"{len(statuses) - statuses.count(200) - statuses.count(503)} other; "
+                f"{statuses.count(0)} dropped, {sum(s not in (0, 200, 503) for s in statuses)} other; "
                 f"{server.rendered() - before} rendered; board: {poller.summary()}"
             )
     finally:
