@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from scorepad import services
+from scorepad.scoring import BUILTIN, preset_to_dict
 from scorepad.web.pdf_cache import prune
 from tests.conftest import fresh_app
 from tests.test_api import NEW_GAME, WORKED_NO_QUEENS, WORKED_TOTAL, create, post_round
@@ -103,6 +105,20 @@ def test_a_saved_round_gives_a_new_one_page_pdf_with_its_points(app, client, tmp
     # barbu-rules.md's worked example: Anne −12, Beth 24, Cath −12, Diana −24.
     assert total_line(body) == [points(v) for v in WORKED_TOTAL]
     assert total_line(pdf_facts(before.data, tmp_path)[2]) != total_line(body)
+
+
+def test_new_notes_of_the_saved_preset_give_a_new_pdf(app, client, tmp_path):
+    """A saved preset's notes are printed but live in the preset's row, not the game's."""
+    with app.app_context():
+        saved = services.create_preset(preset_to_dict(BUILTIN["tournament"]), notes="Old house rule.")
+        public_id = saved.public_id
+    game = create(client, {**NEW_GAME, "preset": public_id})
+    url = f"/s/{game['view_token']}/sheet.pdf"
+    assert "Old house rule." in pdf_facts(client.get(url).data, tmp_path)[2]
+    with app.app_context():
+        services.update_preset(services.find_preset(public_id), preset_to_dict(BUILTIN["tournament"]), "New rule.")
+    body = pdf_facts(client.get(url).data, tmp_path)[2]
+    assert "New rule." in body and "Old house rule." not in body
 
 
 def test_with_every_render_slot_taken_an_uncached_pdf_is_refused_with_retry_after(app, client):
