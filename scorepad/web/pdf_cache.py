@@ -26,6 +26,11 @@ A PDF costs 2.5–3.6 s of CPU and the view token that asks for it is public, so
 - **Never twice at once.** The first request for a PDF that is not cached takes a lock named
   after it; a second request for the same PDF waits on that lock instead of a slot, then finds
   the first one's file. Only if the first render failed does the second render it itself.
+- **Nothing held while waiting.** Before it waits for a lock and before it renders, a request
+  gives its database connection back to the pool (:func:`_release_database`), and it scores
+  and lays out the sheet only once it holds a slot. (A round saved during that wait shows in
+  the PDF, which is then cached under the older state's name: a later request for the new
+  state renders again, no request gets an older state than it asked for.)
 """
 
 from __future__ import annotations
