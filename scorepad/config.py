@@ -64,6 +64,12 @@ class Config:
     MAX_PRESETS_PER_DEVICE = int(os.environ.get("MAX_PRESETS_PER_DEVICE", "100"))
     MAX_PRESETS_PER_ADDRESS = int(os.environ.get("MAX_PRESETS_PER_ADDRESS", "300"))
     LIMIT_WINDOW = timedelta(hours=24)
+    # Sheet PDFs (scorepad/web/pdf_cache.py): at most PDF_RENDERS rendered at once on the machine
+    # (one per core); a request waits up to PDF_WAIT seconds for a slot, then gets 503. Rendered
+    # PDFs are kept in PDF_CACHE_DIR (default: instance/sheets), shared by every worker.
+    PDF_RENDERS = int(os.environ.get("PDF_RENDERS", os.cpu_count() or 1))
+    PDF_WAIT = float(os.environ.get("PDF_WAIT", "10"))
+    PDF_CACHE_DIR = os.environ.get("PDF_CACHE_DIR") or None
 
     # -- hosts and links (scorepad/web/hosts.py) --
     # The address people reach the app at (https://scores.club.example, http://192.168.1.20:8000,

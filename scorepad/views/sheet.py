@@ -17,17 +17,20 @@ import json
 from datetime import date
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from .. import services
 from ..pages.sheet import sheet_csv, sheet_page
 from ..scoring import export_game
 from ..services import StoredGame  # the stored game's type only: views reach the tables through services
+from ..web import pdf_render
 from ..web.downloads import send_download
+from ..web.errors import error_response
 from ..web.loaders import any_game, game_to_read
+from ..web.pdf_cache import Busy, sheet_pdf
 
 bp = Blueprint("sheet", __name__, url_prefix="/s")
 
@@ -116,23 +119,12 @@ def blank(token: str):
     return _print_page(token, blank=True)
 
 
-def static_fetcher(url: str, *args: Any, **kwargs: Any):
-    """WeasyPrint's URL fetcher: the app's static files from disk (the print stylesheet),
-    nothing from the network. Raises ``ValueError`` for any other URL."""
-    path = urlsplit(url).path
-    prefix = (current_app.static_url_path or "/static").rstrip("/") + "/"
-    if not path.startswith(prefix):
-        raise ValueError(f"not fetched while printing: {url}")
-    root = Path(current_app.static_folder or "").resolve()
-    target = (root / path[len(prefix) :]).resolve()
-    if root not in target.parents or not target.is_file():
-        raise ValueError(f"no such static file: {url}")
-    # Imported here: WeasyPrint loads Debian's pango, which takes a moment and may be missing
-    # (the app still serves everything but the PDF then).
-    from weasyprint.urls import URLFetcherResponse  # noqa: PLC0415
-
-    mime = "text/css" if target.suffix == ".css" else "application/octet-stream"
-    return URLFetcherResponse(url, body=target.read_bytes(), headers={"Content-Type": mime})
+def static_fetcher(url: str, *args: Any, **kwargs: Any) -> Any:
+    """WeasyPrint's URL fetcher for this app (:func:`scorepad.web.pdf_render.static_fetcher`):
+    the app's static files from disk (the print stylesheet), nothing from the network. Raises
+    ``ValueError`` for any other URL."""
+    fetch = pdf_render.static_fetcher(Path(current_app.static_folder or ""), current_app.static_url_path or "")
+    return fetch(url, *args, **kwargs)
 
 
 def download_name(stored: StoredGame, suffix: str, blank: bool = False) -> str:
@@ -149,16 +141,29 @@ def download_name(stored: StoredGame, suffix: str, blank: bool = False) -> str:
 
 @bp.get("/<token>/sheet.pdf")
 def pdf(token: str):
-    """The score sheet (or ``?blank=1`` the blank sheet) as a one-page PDF."""
-    from weasyprint import HTML  # noqa: PLC0415 (loads pango: see static_fetcher)
-
+    """The score sheet (or ``?blank=1`` the blank sheet) as a one-page PDF: rendered once per
+    game state and page, then served from the shared cache (:mod:`scorepad.web.pdf_cache`);
+    503 with ``Retry-After`` while the machine's render slots stay taken."""
     stored = game_to_read(token)
     is_blank = request.args.get("blank") == "1"
-    context = sheet_context(stored, is_blank)
-    if context["errors"]:
-        return render_template("sheet/sheet.html", **context), 422
-    html = render_template("sheet/sheet.html", pdf=True, **context)
-    document = HTML(string=html, base_url=request.host_url, url_fetcher=static_fetcher).write_pdf()
+    opts, errors = options()
+    if errors:
+        return render_template("sheet/sheet.html", **sheet_context(stored, is_blank)), 422
+    # Which of the game state's sheets this is: what the PDF shows besides the game's row (whose
+    # every change sets updated_at, the state), known before the sheet is scored or rendered, so
+    # a cached PDF costs no more than the game's lookup. A saved preset's notes live in its own row.
+    day = opts["date"].isoformat() if opts["date"] else ""
+    notes = services.saved_notes(str(stored.preset.get("id", ""))) or ""
+    page = ("blank" if is_blank else "filled", str(get_locale()), opts["paper"], opts["place"], day, notes)
+
+    def html() -> str:
+        return render_template("sheet/sheet.html", pdf=True, **sheet_context(stored, is_blank))
+
+    try:
+        document = sheet_pdf(stored.id, str(stored.updated_at), page, html)
+    except Busy as busy:
+        message = _("Many score sheets are being printed right now. Try again in a few seconds.")
+        return error_response(503, message, name=_("Printing is busy"), retry_after=busy.retry_after)
     return send_download(document, "application/pdf", download_name(stored, "pdf", is_blank), max_age=None)
 
 
