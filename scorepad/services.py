@@ -27,6 +27,7 @@ from .scoring import BUILTIN, Game, Preset, ScoringError, parse_game, parse_pres
 from .scoring.document import default_date, parse_replacement, round_to_dict
 from .scoring.errors import N_
 from .scoring.text import clean_text, stored_text
+from .tokens import TOKEN_BYTES as TOKEN_BYTES  # the size of every token (192 bits), for callers that check a shape
 from .tokens import derive_token, new_token, seal, unseal
 
 MAX_ID = 2**31 - 1  # the largest INTEGER of PostgreSQL (SQLite's is larger)
