@@ -23,26 +23,30 @@ def utcnow() -> datetime:
 
 
 def token_digest(token: str) -> str:
-    """The SHA-256 of a capability token, in hex (64 characters): what a game is looked up
-    by. The database compares this digest, never the token itself, so the time an index
-    lookup takes tells a guesser nothing about how much of a token they got right (finding
-    a token from its digest is as hard as guessing the token); the stored token is then
-    compared in constant time (:func:`scorepad.services.find_by_token`)."""
+    """The SHA-256 of a capability token, in hex (64 characters): all the database keeps of
+    a token, and what a game or preset is looked up by. Finding a token from its digest is
+    as hard as guessing the token, so a leaked backup opens nothing; and the database
+    compares this digest, never the token itself, so the time an index lookup takes tells a
+    guesser nothing about how much of a token they got right
+    (:func:`scorepad.services.find_by_token`)."""
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _digest_of(column: str):
-    return lambda context: token_digest(context.get_current_parameters()[column])
 
 
 class StoredGame(Model):
     """A game: its players, first declarer, a copy of its preset (so editing or deleting a
-    preset never changes it) and two capability tokens: ``edit_token`` (the scorer's page)
-    and ``view_token`` (read-only). ``date`` is the players' date (the local day the game
-    was played: the sheet, the exports and file names show it) and ``timezone`` the IANA
-    name the phone gave, if any (club-format.md "Game document additions")."""
+    preset never changes it) and the digests of its two capability tokens: the edit token
+    (the scorer's page) and the view token (read-only). ``date`` is the players' date (the
+    local day the game was played: the sheet, the exports and file names show it) and
+    ``timezone`` the IANA name the phone gave, if any (club-format.md "Game document additions").
+
+    No token is stored (issue 12, "At rest"): ``edit_token`` and ``view_token`` are not
+    columns but the tokens of whoever holds them in this request, set by
+    :mod:`scorepad.services` when it creates the game or finds it by a token (``edit_token``
+    only for the holder of the edit token; the view token is derived from it:
+    :func:`scorepad.services.view_token_of`); both are None on a game loaded otherwise."""
 
     __tablename__ = "games"
+    __allow_unmapped__ = True  # the two held tokens below are plain attributes, not columns
 
     id: Mapped[int] = mapped_column(primary_key=True)
     title: Mapped[str | None] = mapped_column(String(80))
@@ -51,11 +55,12 @@ class StoredGame(Model):
     players: Mapped[list[str]] = mapped_column(JSON)
     first_declarer: Mapped[int] = mapped_column(Integer)
     preset: Mapped[dict[str, Any]] = mapped_column(JSON)
-    edit_token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
-    view_token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
-    # token_digest of each token, set on insert: the columns the game is looked up by.
-    edit_digest: Mapped[str] = mapped_column(String(64), unique=True, index=True, default=_digest_of("edit_token"))
-    view_digest: Mapped[str] = mapped_column(String(64), unique=True, index=True, default=_digest_of("view_token"))
+    # token_digest of each token: the columns the game is looked up by.
+    edit_digest: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    view_digest: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    # Games started before view tokens were derived: their random view token (already on boards
+    # and printed QR codes), sealed with a key from the edit token (scorepad.tokens.seal); None after.
+    view_sealed: Mapped[str | None] = mapped_column(String(200))
     # Who started the game, only to cap how many games one client starts (scorepad/security.py):
     # the device id of the session cookie, and a keyed hash of the client's address (never the address).
     creator_device: Mapped[str | None] = mapped_column(String(64), index=True)
@@ -65,6 +70,9 @@ class StoredGame(Model):
     rounds: Mapped[list[StoredRound]] = relationship(
         back_populates="game", order_by="StoredRound.number", cascade="all, delete-orphan"
     )
+    # Held, never stored: see the class's docstring.
+    edit_token: str | None = None
+    view_token: str | None = None
 
     def document(self) -> dict[str, Any]:
         """The game document as recorded (game-format.md, without results)."""
@@ -136,12 +144,15 @@ class StoredPreset(Model):
     """A saved scoring preset (German *Wertung*): the whole preset object of
     game-format.md (its ``id`` is ``public_id``), a name kept for listing, the table's
     free-text notes and who may change it: the device that created it (``owner_device``,
-    a random id in its session cookie) or, through the API, whoever holds ``edit_token``.
+    a random id in its session cookie) or, through the API, whoever holds its edit token
+    (only its digest ``edit_digest`` is stored; ``edit_token`` is not a column but the token
+    itself, held on the row :func:`scorepad.services.create_preset` returns, to answer it once).
     ``public_id`` is unguessable (128 bits): knowing it lets one view, copy and play the
     preset (its page is the share link), never change it. Games copy the object when they
     start, so changing or deleting a preset never changes a game."""
 
     __tablename__ = "presets"
+    __allow_unmapped__ = True  # edit_token below is a plain attribute, not a column
 
     id: Mapped[int] = mapped_column(primary_key=True)
     public_id: Mapped[str] = mapped_column(String(32), unique=True, index=True)
@@ -152,9 +163,10 @@ class StoredPreset(Model):
     # A keyed hash of the address that saved it (never the address): only to cap how many
     # presets one client saves (scorepad/security.py), as for games.
     creator_address: Mapped[str | None] = mapped_column(String(64), index=True)
-    edit_token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    edit_digest: Mapped[str] = mapped_column(String(64), unique=True, index=True)  # token_digest of the edit token
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
+    edit_token: str | None = None  # held, never stored: see the class's docstring
 
     def to_preset(self) -> Preset:
         """The engine's :class:`~scorepad.scoring.Preset` (validated again on the way; text

@@ -27,8 +27,9 @@ from .scoring import BUILTIN, Game, Preset, ScoringError, parse_game, parse_pres
 from .scoring.document import default_date, parse_replacement, round_to_dict
 from .scoring.errors import N_
 from .scoring.text import clean_text, stored_text
+from .tokens import TOKEN_BYTES as TOKEN_BYTES  # the size of every token (192 bits), for callers that check a shape
+from .tokens import derive_token, new_token, seal, unseal
 
-TOKEN_BYTES = 24  # 192 bits, URL-safe base64: 32 characters
 MAX_ID = 2**31 - 1  # the largest INTEGER of PostgreSQL (SQLite's is larger)
 
 
@@ -47,11 +48,6 @@ class Conflict(Exception):
         self.message = message
 
 
-def new_token() -> str:
-    """An unguessable capability token (192 random bits, URL-safe)."""
-    return secrets.token_urlsafe(TOKEN_BYTES)
-
-
 def clock() -> datetime:
     """The current time (aware): the app's ``CLOCK`` setting when it has one (a function
     returning an aware datetime, so tests can say when a game starts), else the system's."""
@@ -66,14 +62,18 @@ def create_game(
     creator_address: str | None = None,
 ) -> tuple[StoredGame, Game]:
     """Validate a game document (rounds optional: this is also import) and store it
-    with fresh edit and view tokens. A document without a ``date`` is dated today where
-    the players are: :func:`clock`'s day in its ``timezone``, else in UTC
-    (:func:`~scorepad.scoring.document.default_date`); an imported game keeps its own.
+    with a fresh edit token and the view token derived from it (only their digests: the
+    returned game holds both tokens, to show them this once; see :func:`view_token_of`).
+    A document without a ``date`` is dated today where the players are: :func:`clock`'s day
+    in its ``timezone``, else in UTC (:func:`~scorepad.scoring.document.default_date`); an
+    imported game keeps its own.
     ``creator_device`` / ``creator_address`` (see :func:`scorepad.web.device.creator`) only
     count the games one client starts. Raises :class:`ScoringError` (nothing stored)."""
     game = parse_game(document, saved_for_document(document))
     if game.date is None:
         game = replace(game, date=default_date(game.timezone, clock()))
+    edit_token = new_token()
+    view_token = derive_token(edit_token, VIEW)
     stored = StoredGame(
         title=game.title,
         date=game.date,
@@ -81,8 +81,8 @@ def create_game(
         players=list(game.players),
         first_declarer=game.first_declarer,
         preset=preset_to_dict(game.preset),
-        edit_token=new_token(),
-        view_token=new_token(),
+        edit_digest=token_digest(edit_token),
+        view_digest=token_digest(view_token),
         creator_device=creator_device,
         creator_address=creator_address,
     )
@@ -92,38 +92,77 @@ def create_game(
         stored.rounds.append(row)
     db.session.add(stored)
     db.session.commit()
+    stored.edit_token, stored.view_token = edit_token, view_token
     return stored, game
+
+
+# -- a game's tokens: only digests are stored (scorepad.tokens) ---------------------------------
+
+#: The purpose a game's view token is derived from its edit token with (:func:`scorepad.tokens.derive_token`).
+VIEW = "view"
+
+
+def view_token_of(stored: StoredGame, edit_token: str) -> str:
+    """The view token of ``stored`` for the holder of its edit token ``edit_token``: the
+    one place a view link is computed again (the scorer's page, the share box and its QR code,
+    the API's ``links``). It is derived from the edit token (:func:`scorepad.tokens.derive_token`
+    with purpose :data:`VIEW`); a game started before that (issue 12) keeps the random view
+    token its players already have (boards on screens, printed QR codes), sealed with the edit
+    token in ``view_sealed`` (:func:`scorepad.tokens.seal`). The database alone gives neither.
+    Raises :class:`scorepad.tokens.InvalidToken` when ``edit_token`` does not open the sealed
+    one (it is not this game's edit token: callers check it first)."""
+    if stored.view_sealed is not None:
+        return unseal(edit_token, VIEW, stored.view_sealed).decode()
+    return derive_token(edit_token, VIEW)
+
+
+def seal_view_token(edit_token: str, view_token: str) -> str:
+    """The ``view_sealed`` of a game started before view tokens were derived: its random
+    ``view_token`` sealed with ``edit_token`` (what :func:`view_token_of` opens; the
+    migration of issue 12 seals every such game's token with this)."""
+    return seal(edit_token, VIEW, view_token.encode())
+
+
+def _hold(stored: StoredGame, token: str, can_edit: bool) -> tuple[StoredGame, bool]:
+    """``stored`` holding the tokens its reader has (its ``edit_token`` / ``view_token``
+    attributes, not columns): both for the edit token ``token``, the view token alone
+    (``edit_token`` None) for the view token. Returned with ``can_edit``."""
+    stored.edit_token = token if can_edit else None
+    stored.view_token = view_token_of(stored, token) if can_edit else token
+    return stored, can_edit
 
 
 def find_by_token(token: str) -> tuple[StoredGame, bool] | None:
     """The game whose edit or view token is ``token`` and whether it may be changed
-    (True for the edit token), or None. The game is looked up by the token's digest
-    (:func:`scorepad.models.token_digest`), and the token found is then compared with
-    ``token`` in constant time."""
+    (True for the edit token), or None; the game holds the reader's tokens (see
+    :class:`~scorepad.models.StoredGame`). The game is looked up by the token's digest
+    (:func:`scorepad.models.token_digest`), which is then compared again in constant time."""
     if not token or len(token) > 64:
         return None
     digest = token_digest(token)
     stored = db.session.scalar(select(StoredGame).where(StoredGame.edit_digest == digest))
-    if stored is not None and hmac.compare_digest(stored.edit_token.encode(), token.encode()):
-        return stored, True
+    if stored is not None and hmac.compare_digest(stored.edit_digest, digest):
+        return _hold(stored, token, True)
     stored = db.session.scalar(select(StoredGame).where(StoredGame.view_digest == digest))
-    if stored is not None and hmac.compare_digest(stored.view_token.encode(), token.encode()):
-        return stored, False
+    if stored is not None and hmac.compare_digest(stored.view_digest, digest):
+        return _hold(stored, token, False)
     return None
 
 
 def authorize(game_id: int, token: str) -> tuple[StoredGame, bool] | None:
-    """The game ``game_id`` if ``token`` is one of its tokens (compared in constant time),
-    with True when it is the edit token; None for an unknown game or a wrong token."""
+    """The game ``game_id`` if ``token`` is one of its tokens (its digest compared in
+    constant time), with True when it is the edit token; None for an unknown game or a wrong
+    token. The game holds the reader's tokens, as :func:`find_by_token`'s."""
     if not 0 < game_id <= MAX_ID:
         return None  # larger than any id column holds: asking the database would fail
     stored = db.session.get(StoredGame, game_id)
     if stored is None or not token:
         return None
-    if hmac.compare_digest(stored.edit_token.encode(), token.encode()):
-        return stored, True
-    if hmac.compare_digest(stored.view_token.encode(), token.encode()):
-        return stored, False
+    digest = token_digest(token)
+    if hmac.compare_digest(stored.edit_digest, digest):
+        return _hold(stored, token, True)
+    if hmac.compare_digest(stored.view_digest, digest):
+        return _hold(stored, token, False)
     return None
 
 
@@ -457,12 +496,14 @@ def create_preset(
     creator_address: str | None = None,
 ) -> StoredPreset:
     """Validate a preset object (game-format.md "Preset"; its ``id`` is replaced by a new
-    unguessable one) and save it with its notes, owned by ``owner_device`` (None: only the
-    edit token can change it); ``creator_address`` is the keyed hash of the client's
+    unguessable one) and save it with its notes and the digest of a new edit token (the
+    returned row holds the token itself, ``edit_token``, to answer it once), owned by
+    ``owner_device`` (None: only the edit token can change it); ``creator_address`` is the keyed hash of the client's
     address (:func:`scorepad.web.device.address_key`), kept only to count its presets.
     Raises :class:`ScoringError` naming the field (nothing stored)."""
     public_id = secrets.token_urlsafe(PRESET_ID_BYTES)
     preset = validate_preset(obj, public_id, path)
+    edit_token = new_token()
     stored = StoredPreset(
         public_id=public_id,
         name=preset.name,
@@ -470,10 +511,11 @@ def create_preset(
         notes=check_notes(notes, notes_path),
         owner_device=owner_device,
         creator_address=creator_address,
-        edit_token=new_token(),
+        edit_digest=token_digest(edit_token),
     )
     db.session.add(stored)
     db.session.commit()
+    stored.edit_token = edit_token
     return stored
 
 
@@ -526,8 +568,8 @@ def owns_preset(stored: StoredPreset, device: str | None) -> bool:
 
 
 def preset_token_fits(stored: StoredPreset, token: str) -> bool:
-    """True when ``token`` is the preset's edit token (compared in constant time)."""
-    return bool(token) and hmac.compare_digest(stored.edit_token.encode(), token.encode())
+    """True when ``token`` is the preset's edit token (its digest compared in constant time)."""
+    return bool(token) and hmac.compare_digest(stored.edit_digest, token_digest(token))
 
 
 # -- counting for the limits (scorepad/web/limits.py) -------------------------------------------

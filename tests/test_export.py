@@ -75,8 +75,9 @@ def test_an_imported_unfinished_game_goes_on(app, client):
     )
     assert response.status_code == 200
     assert "Imported: 10 of 28 rounds." in response.get_data(as_text=True)
+    edit = response.request.path.rsplit("/g/", 1)[1]  # the imported game's page, where the import led
     with app.app_context():
-        stored = db.session.scalars(db.select(StoredGame).order_by(StoredGame.id.desc())).first()
+        stored, _can_edit = services.find_by_token(edit)
         services.record_round(stored, data["game"]["rounds"][10])
         view = stored.view_token
     exported = json.loads(client.get(f"/s/{view}/game.json").data)

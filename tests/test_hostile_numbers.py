@@ -16,6 +16,7 @@ from scorepad.models import StoredGame, StoredPreset
 from scorepad.scoring import BUILTIN, ScoringError, preset_to_dict
 from scorepad.web.json_input import BadJSON, nesting, parse_json
 from tests.test_presets import editor_data, error_next_to
+from tests.test_tokens_at_rest import view_of
 
 EXAMPLE = json.loads((Path(__file__).parent / "data" / "examples" / "tournament-full.json").read_text())["game"]
 PLAYERS = ["Anne", "Beth", "Cath", "Dora"]
@@ -321,7 +322,7 @@ def test_a_game_stored_before_the_bounds_still_opens_and_plays(app, client, game
         preset["contracts"][0]["per_trick"] = -150  # No Tricks at −150, past today's −100
         stored.preset = preset
         db.session.commit()
-        view = stored.view_token
+    view = view_of(app, edit)
     auth = {"Authorization": f"Bearer {edit}"}
     # Round 4 (Beth declares): No Tricks, Beth takes 13 tricks → −1950 raw.
     rnd = {"contract": "no-tricks", "outcome": {"tricks": [0, 0, 13, 0]}}
@@ -432,7 +433,7 @@ def test_a_game_stored_with_a_value_of_10_25_shows_its_sheet_in_plain_digits(app
         preset["contracts"][0]["per_trick"] = -(10**25)  # No Tricks at −10**25 per trick
         stored.preset = preset
         db.session.commit()
-        view = stored.view_token
+    view = view_of(app, edit)
     for url in (f"/s/{view}", f"/s/{view}/blank", f"/g/{edit}", f"/b/{view}"):
         assert client.get(url).status_code == 200, url
     assert "−10000000000000000000000000 per trick" in client.get(f"/s/{view}").get_data(as_text=True)

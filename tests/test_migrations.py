@@ -10,7 +10,7 @@ import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from flask_migrate import upgrade
+from flask_migrate import downgrade, upgrade
 
 from scorepad import create_app, services
 from scorepad.config import TestConfig
@@ -19,8 +19,10 @@ from scorepad.models import StoredGame
 from scorepad.scoring import BUILTIN, export_game, preset_to_dict
 
 from .conftest import database_uri
+from .test_tokens_at_rest import every_value
 
 FIRST_REVISION = "7a5c3c6cacf7"  # games and rounds
+BEFORE_DIGESTS_ONLY = "f6b8d0e2a4c7"  # the last revision that stored tokens in clear
 EXAMPLES = Path(__file__).parent / "data" / "examples"
 
 
@@ -111,11 +113,13 @@ def test_upgrading_from_the_first_revision_keeps_every_game_and_its_scores(empty
             assert compare_metadata(MigrationContext.configure(connection), db.metadata) == []
         for game_id, example in enumerate(examples, start=1):
             stored = db.session.get(StoredGame, game_id)
-            assert stored.edit_token == f"edit-{game_id:028d}" and stored.players == example["game"]["players"]
+            assert stored.players == example["game"]["players"]
             # The lookup digests were computed from the tokens already there: old links still work.
             assert stored.view_digest == hashlib.sha256(f"view-{game_id:028d}".encode()).hexdigest()
-            assert services.find_by_token(f"edit-{game_id:028d}") == (stored, True)
             assert services.find_by_token(f"view-{game_id:028d}") == (stored, False)
+            assert services.find_by_token(f"edit-{game_id:028d}") == (stored, True)
+            # The edit token's holder sees the game's own (random) view token again: unsealed with it.
+            assert stored.view_token == f"view-{game_id:028d}"
             assert [r.number for r in stored.rounds] == list(range(1, len(example["game"]["rounds"]) + 1))
             export = export_game(stored.to_game())
             expected = example["expected"]
@@ -144,3 +148,69 @@ def test_games_stored_before_dates_are_dated_by_their_creation_in_utc(empty_app,
         stored = db.session.get(StoredGame, 1)
         assert (stored.date.isoformat(), stored.timezone) == (day, None)
         assert export_game(stored.to_game())["date"] == day
+
+
+def test_an_old_games_edit_and_view_links_and_an_old_presets_edit_token_work_after_the_upgrade(empty_app):
+    """Tokens stored in clear before issue 12 ("At rest") leave the database, and every link
+    already shared keeps working: the view token on boards and printed QR codes too."""
+    edit, view, preset_token = services.new_token(), services.new_token(), services.new_token()
+    example = json.loads((EXAMPLES / "tournament-full.json").read_text())
+    with empty_app.app_context():
+        upgrade(revision="509373c53846")  # saved presets
+        with db.engine.begin() as connection:
+            insert_at_first_revision(connection, example, 1)
+            connection.execute(
+                sa.text("UPDATE games SET edit_token = :edit, view_token = :view"), {"edit": edit, "view": view}
+            )
+            connection.execute(
+                sa.text(
+                    "INSERT INTO presets (id, public_id, name, preset, notes, edit_token, created_at, updated_at) "
+                    "VALUES (1, 'house', 'House', :preset, '', :token, :at, :at)"
+                ),
+                {
+                    "preset": json.dumps(preset_to_dict(BUILTIN["tournament"])),
+                    "token": preset_token,
+                    "at": "2026-11-01",
+                },
+            )
+        upgrade()
+        values = every_value(empty_app)
+        assert not [token for token in (edit, view, preset_token) for value in values if token in value]
+        db.session.remove()
+    client = empty_app.test_client()
+    scorer = client.get(f"/g/{edit}").get_data(as_text=True)
+    assert f'href="/b/{view}"' in scorer and f'href="/s/{view}"' in scorer
+    assert f'data-copy="http://localhost/b/{view}"' in client.get(f"/b/share/{edit}").get_data(as_text=True)
+    assert client.get(f"/b/{edit}").headers["Location"] == f"/b/{view}"
+    board = client.get(f"/b/{view}")
+    assert board.status_code == 200 and edit not in board.get_data(as_text=True)
+    for token in (edit, view):
+        answer = client.get("/api/v1/games/1", headers={"Authorization": f"Bearer {token}"})
+        assert answer.get_json()["standings"]["final"] == example["expected"]["standings"]["final"]
+    renamed = {**preset_to_dict(BUILTIN["tournament"]), "name": "Renamed"}
+    put = [
+        client.put("/api/v1/presets/house", json=renamed, headers={"Authorization": f"Bearer {token}"})
+        for token in (view, preset_token)
+    ]
+    assert [answer.status_code for answer in put] == [403, 200]
+    assert put[1].get_json()["preset"]["name"] == "Renamed"
+
+
+def test_the_downgrade_refuses_to_lose_the_tokens_of_stored_games_and_leaves_an_empty_database_as_before(
+    empty_app, capsys
+):
+    with empty_app.app_context():
+        upgrade()
+        downgrade(revision=BEFORE_DIGESTS_ONLY)  # empty: nothing to lose
+        assert {c["name"] for c in sa.inspect(db.engine).get_columns("games")} >= {"edit_token", "view_token"}
+        upgrade()
+        services.create_game(json.loads((EXAMPLES / "tournament-full.json").read_text())["game"])
+        db.session.remove()
+        with pytest.raises(SystemExit):  # flask db downgrade exits with status 1, saying why
+            downgrade(revision=BEFORE_DIGESTS_ONLY)
+        said = capsys.readouterr().err
+        assert "keeps only digests of the tokens of its 1 games and presets" in said
+        assert "Restore the backup taken before upgrading instead." in said
+        with db.engine.connect() as connection:
+            assert compare_metadata(MigrationContext.configure(connection), db.metadata) == []
+            assert connection.scalar(sa.select(sa.func.count()).select_from(sa.table("games"))) == 1

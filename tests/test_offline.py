@@ -9,6 +9,7 @@ from sqlalchemy import func, select
 from scorepad import services
 from scorepad.extensions import db
 from scorepad.models import StoredRound
+from tests.test_tokens_at_rest import view_of
 
 EXAMPLE = json.loads((Path(__file__).parent / "data" / "examples" / "tournament-full.json").read_text())
 ROUNDS = EXAMPLE["game"]["rounds"]
@@ -191,8 +192,7 @@ def test_an_api_malformed_key_is_a_422_naming_the_header(app, client):
 
 def test_the_view_token_cannot_use_a_key_to_read_back_a_round(app, client):
     game_id, edit = import_game(app)
-    with app.app_context():
-        view = db.session.scalar(select(services.StoredGame.view_token).where(services.StoredGame.id == game_id))
+    view = view_of(app, edit)
     client.post(f"/api/v1/games/{game_id}/rounds", json=ROUNDS[0], headers={**auth(edit), "Idempotency-Key": KEY})
     response = client.post(
         f"/api/v1/games/{game_id}/rounds", json=ROUNDS[0], headers={**auth(view), "Idempotency-Key": KEY}

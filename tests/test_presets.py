@@ -453,10 +453,10 @@ def test_a_game_keeps_its_preset_when_the_preset_is_edited_or_deleted(app, clien
         },
     )
     assert response.status_code == 303
+    token = response.headers["Location"].rsplit("/g/", 1)[1]  # the new game's page
     with app.app_context():
         game = db.session.query(StoredGame).one()
         before = copy.deepcopy(game.preset)
-        token = game.edit_token
     assert before["contracts"] == [{"id": "no-tricks", "per_trick": -2}, {"id": "no-queens", "per_queen": -6}]
     # One round: Anne takes 4 tricks, Beth 9 → −8, −18.
     client.post(

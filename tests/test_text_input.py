@@ -17,6 +17,7 @@ from scorepad.models import StoredGame, StoredPreset, StoredRound
 from scorepad.scoring import BUILTIN, preset_to_dict
 from scorepad.web.downloads import safe_file_name
 from tests.test_presets import editor_data
+from tests.test_tokens_at_rest import token_columns
 
 PLAYERS = ["Anne", "Beth", "Cath", "Diana"]
 LINE_BREAK = "the text contains a line break; keep it on one line"
@@ -273,15 +274,16 @@ def test_a_download_name_is_safe_to_save_and_send(name, safe):
 
 def store_legacy_game(app, title="Thursday\nTable 2", players=("A\ud800nne", "Beth\x1b", "\u200b", "BETH")):
     """Write a game as the old code could: text that today's rules refuse, straight into
-    the table (the engine never sees it). Returns the game's id, edit and view tokens."""
+    the table (the engine never sees it), with two random tokens as the old code made them.
+    Returns the game's id, edit and view tokens."""
+    edit, view = services.new_token(), services.new_token()
     with app.app_context():
         stored = StoredGame(
             title=title,
             players=list(players),
             first_declarer=0,
             preset=preset_to_dict(BUILTIN["tournament"]) | {"name": "House\x07rules"},
-            edit_token=services.new_token(),
-            view_token=services.new_token(),
+            **token_columns(edit, view),
             created_at=datetime(2026, 11, 26, 19, 30, tzinfo=UTC),
             date=date(2026, 11, 26),  # the migration dates old games by created_at (UTC)
         )
@@ -290,7 +292,7 @@ def store_legacy_game(app, title="Thursday\nTable 2", players=("A\ud800nne", "Be
         stored.rounds.append(row)
         db.session.add(stored)
         db.session.commit()
-        return stored.id, stored.edit_token, stored.view_token
+        return stored.id, edit, view
 
 
 def test_a_legacy_game_still_exports_its_json_and_csv(app, client):

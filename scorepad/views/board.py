@@ -119,7 +119,7 @@ def _page(token: str, layout: str):
         # edit token (it ends up on screens and in QR codes): move to the view token.
         endpoint = "board.screen" if layout == "screen" else "board.show"
         return redirect(url_for(endpoint, token=stored.view_token), 303)
-    context = board_context(stored, layout, live_etag(stored.view_token, layout, str(get_locale())))
+    context = board_context(stored, layout, live_etag(token, layout, str(get_locale())))
     response = make_response(render_template("board/page.html", **context))
     return no_cache(response)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from .. import labels, services
@@ -22,10 +22,11 @@ from ..web import htmx
 from ..web.device import creator, device_id
 from ..web.limits import GAME_STARTS, limit
 from ..web.loaders import any_game
+from ..web.recent import keep_recent, recent_tokens
+from ..web.recent import remember as remember_token
 
 bp = Blueprint("games", __name__)
 
-RECENT_GAMES = 10  # edit tokens remembered in the session cookie
 SCORER_BLOCKS = ["game_live"]
 
 
@@ -36,9 +37,10 @@ def inject_labels() -> dict[str, Any]:
 
 
 def remember(stored: StoredGame) -> None:
-    """Put the game first in this device's recent games (edit tokens in the session cookie)."""
-    recent = [t for t in session.get("recent", []) if t != stored.edit_token]
-    session["recent"] = [stored.edit_token, *recent][:RECENT_GAMES]
+    """Put the game first in this device's recent games (its edit token, which ``stored``
+    holds, sealed in the session cookie: :mod:`scorepad.web.recent`)."""
+    if stored.edit_token is not None:
+        remember_token(stored.edit_token)
 
 
 # -- what the game page shows --------------------------------------------------------------
@@ -84,12 +86,14 @@ def scorer_context(
 def home(import_form: ImportGameForm | None = None, status: int = 200):
     """Start page: a big New game button, this device's recent games, importing a game."""
     recent = []
-    for token in session.get("recent", []):
+    tokens = recent_tokens()
+    for token in tokens:
         found = services.find_by_token(token)
         if found is None:
             continue
         stored, _can_edit = found
         recent.append({"stored": stored, **recent_game(stored.to_game())})
+    keep_recent(tokens)  # seals a list a cookie from before kept in clear (else the cookie stays as it is)
     return render_template("games/home.html", recent=recent, import_form=import_form or ImportGameForm()), status
 
 
