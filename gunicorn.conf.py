@@ -33,6 +33,10 @@ keepalive = 10  # seconds: longer than the board's poll interval, so polls reuse
 # No access log by default. If one is turned on (--access-logfile), the filter of scorepad/logs.py
 # takes the tokens out of it (/g/<token> carries the game's edit token), as out of the error log.
 accesslog = None
+# No control socket (gunicorn ≥ 25 opens one at ~/.gunicorn/gunicorn.ctl for `gunicornc`): the
+# scorepad does not use it, and two instances on one machine (deploy/, the tests' servers, the
+# benchmarks) would take each other's socket at that one path.
+control_socket_disable = True
 
 
 def _load_logs():
