@@ -526,7 +526,10 @@ def preset_token_fits(stored: StoredPreset, token: str) -> bool:
 
 def presets_kept(device: str) -> int:
     """How many saved presets ``device`` owns now (deleting one frees its place)."""
-    return db.session.scalar(select(func.count()).select_from(StoredPreset).where(StoredPreset.owner_device == device)) or 0
+    return (
+        db.session.scalar(select(func.count()).select_from(StoredPreset).where(StoredPreset.owner_device == device))
+        or 0
+    )
 
 
 def fixed_window(now: datetime, length: timedelta) -> tuple[int, int]:

@@ -7,7 +7,7 @@ import io
 import json
 import logging
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -16,7 +16,7 @@ from werkzeug.serving import WSGIRequestHandler
 
 from scorepad import security, services
 from scorepad.extensions import db
-from scorepad.models import StoredGame, StoredPreset, utcnow
+from scorepad.models import StoredGame, StoredPreset
 
 EXAMPLE = json.loads((Path(__file__).parent / "data" / "examples" / "tournament-full.json").read_text())
 NASTY = [
