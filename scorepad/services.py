@@ -20,7 +20,7 @@ from flask import current_app
 from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Dialect
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from .extensions import db
 from .models import LimitCounter, SpentKey, StoredGame, StoredPreset, StoredRound, token_digest, utcnow
@@ -577,9 +577,15 @@ def take_one(bucket: str, window: tuple[int, int], most: int) -> int | None:
 
 
 def forget_ended_windows(now: datetime) -> int:
-    """Delete the counters whose window ended before ``now`` (they count nothing any more)
-    and commit: how many went. Run it outside a creation's transaction; two at once may wait
-    for each other, and the loser's rows are simply gone already."""
-    deleted = db.session.execute(delete(LimitCounter).where(LimitCounter.window_end <= int(now.timestamp())))
-    db.session.commit()
+    """Delete the counters whose window ended by ``now`` (they count nothing any more) and
+    commit: how many went. Run it after a creation's transaction, not in it. Best effort:
+    two at once wait for each other (the second finds the rows gone) and may even deadlock
+    on PostgreSQL, which then aborts one; a failed clean-up is rolled back and left to the
+    next one (0)."""
+    try:
+        deleted = db.session.execute(delete(LimitCounter).where(LimitCounter.window_end <= int(now.timestamp())))
+        db.session.commit()
+    except DBAPIError:
+        db.session.rollback()
+        return 0
     return int(deleted.rowcount or 0)  # type: ignore[attr-defined]

@@ -176,8 +176,8 @@ def buckets(which: Limit) -> list[tuple[str, Rule]]:
     device's (a page's request without one gets its device id now, as its creation would,
     so a browser's first game counts too) and the address's bucket for the way the request
     came in ("device" when it came with a device id, else "page" or "api"; see the module's
-    docstring). Sorted by name, so that
-    concurrent requests lock shared counters in one order (no deadlock on PostgreSQL)."""
+    docstring). Sorted by name, so that concurrent requests lock shared counters in one
+    order (no deadlock on PostgreSQL)."""
     came_with = device_id()
     device = came_with or client_device(create=True)  # a page's first creation makes the device
     address = address_key()
