@@ -240,13 +240,19 @@ def limit(which: Limit, refuse: Callable[[str], ResponseReturnValue | None] | No
 
     The view must commit its creation in the session's transaction, which holds the counts
     (:func:`take`); if it returns or raises without ending that transaction, it stored
-    nothing and the counts are rolled back."""
+    nothing and the counts are rolled back. Until then the counters stay locked (on SQLite
+    the database's write lock, as a round's save holds it from ``services._lock_game``), so
+    the request's body is read in full before counting, and the view must not wait on the
+    network before its commit."""
 
     def decorate(view: View) -> View:
         @functools.wraps(view)
         def limited(*args: Any, **kwargs: Any) -> Any:
             if request.method != "POST":
                 return view(*args, **kwargs)
+            # The whole body first: a slow client must not hold the counters' locks (SQLite's
+            # write lock: every writer) while it sends. Form fields stay in request.form.
+            request.get_data(parse_form_data=True)
             refusal, fresh = take(which)
             if refusal is not None:
                 answer = (
