@@ -69,7 +69,7 @@ def call(port: int, method: str, path: str, body=None, headers=None, timeout=30)
 
 def start_server(port: int, database_url: str) -> subprocess.Popen:
     """gunicorn with gunicorn.conf.py on ``port`` and a migrated ``database_url``."""
-    env = {"SECRET_KEY": "board-load-bench", "MAX_GAMES_PER_ADDRESS": "100000"}
+    env = {"SECRET_KEY": "board-load-bench", "MAX_GAMES_PER_ADDRESS": "100000", "MAX_GAMES_PER_ADDRESS_BURST": "100000"}
     return start_gunicorn(database_url, env, port=port)[0]
 
 

@@ -9,7 +9,7 @@ import hashlib
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Date, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Date, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import Model
@@ -191,3 +191,20 @@ class SpentKey(Model):
     number: Mapped[int] = mapped_column(Integer)
     key_digest: Mapped[str | None] = mapped_column(String(64))
     spent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class LimitCounter(Model):
+    """How many creations (games started, presets saved) one bucket made in one fixed window
+    of time: the limits of :mod:`scorepad.web.limits`. ``bucket`` names what is counted, whose
+    (a keyed hash of a device id or of a client address, never either itself) and the
+    window's length; ``window_start``/``window_end`` are Unix seconds (the window is
+    ``[start, end)``). One row per bucket and window, its ``count`` raised by one atomic
+    statement (:func:`scorepad.services.take_one`); rows whose window has ended are deleted
+    (:func:`scorepad.services.forget_ended_windows`)."""
+
+    __tablename__ = "limit_counters"
+
+    bucket: Mapped[str] = mapped_column(String(80), primary_key=True)
+    window_start: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    window_end: Mapped[int] = mapped_column(BigInteger, index=True)
+    count: Mapped[int] = mapped_column(Integer)

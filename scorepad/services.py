@@ -17,12 +17,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import bindparam, delete, func, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Dialect
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from .extensions import db
-from .models import SpentKey, StoredGame, StoredPreset, StoredRound, token_digest, utcnow
+from .models import LimitCounter, SpentKey, StoredGame, StoredPreset, StoredRound, token_digest, utcnow
 from .scoring import BUILTIN, Game, Preset, ScoringError, parse_game, parse_preset, parse_round, preset_to_dict
 from .scoring.document import default_date, parse_replacement, round_to_dict
 from .scoring.errors import N_
@@ -575,23 +576,68 @@ def preset_token_fits(stored: StoredPreset, token: str) -> bool:
 # -- counting for the limits (scorepad/web/limits.py) -------------------------------------------
 
 
-def _count(model: type[StoredGame] | type[StoredPreset], *conditions: Any) -> int:
-    """How many rows of ``model`` meet ``conditions``."""
-    return db.session.scalar(select(func.count()).select_from(model).where(*conditions)) or 0
-
-
-def games_started(window: timedelta, *, device: str | None = None, address: str | None = None) -> int:
-    """How many games were started within the last ``window`` by ``device`` (a device id)
-    or, when given instead, from ``address`` (the keyed hash of a client address)."""
-    by = StoredGame.creator_device == device if device is not None else StoredGame.creator_address == address
-    return _count(StoredGame, by, StoredGame.created_at >= utcnow() - window)
-
-
 def presets_kept(device: str) -> int:
     """How many saved presets ``device`` owns now (deleting one frees its place)."""
-    return _count(StoredPreset, StoredPreset.owner_device == device)
+    return (
+        db.session.scalar(select(func.count()).select_from(StoredPreset).where(StoredPreset.owner_device == device))
+        or 0
+    )
 
 
-def presets_saved(address: str, window: timedelta) -> int:
-    """How many presets were saved from ``address`` (a keyed hash) within the last ``window``."""
-    return _count(StoredPreset, StoredPreset.creator_address == address, StoredPreset.created_at >= utcnow() - window)
+def fixed_window(now: datetime, length: timedelta) -> tuple[int, int]:
+    """The fixed window of ``length`` (whole seconds, at least one) that holds ``now``, as
+    Unix seconds ``(start, end)``: windows follow each other from the Unix epoch, so a day's
+    window is a UTC day and a minute's a clock minute."""
+    seconds = max(1, int(length.total_seconds()))
+    start = int(now.timestamp()) // seconds * seconds
+    return start, start + seconds
+
+
+def _upsert(dialect: str) -> Callable[..., Any]:
+    """The dialect's ``INSERT`` with ``ON CONFLICT`` (SQLite ≥ 3.35 and PostgreSQL both have
+    it, with ``RETURNING``)."""
+    return postgresql.insert if dialect == "postgresql" else sqlite.insert
+
+
+def take_one(bucket: str, window: tuple[int, int], most: int) -> int | None:
+    """Count one more creation in ``bucket``'s ``window`` (Unix seconds ``(start, end)``,
+    see :func:`fixed_window`) unless it holds ``most`` already: the new count, or None when
+    the bucket is full (nothing changed).
+
+    One statement, atomic on SQLite and PostgreSQL alike: ``INSERT … ON CONFLICT (bucket,
+    window_start) DO UPDATE SET count = count + 1 WHERE count < most RETURNING count``. It
+    runs in the session's transaction, which it starts as a write: PostgreSQL holds the
+    counter row's lock, SQLite its write lock, until the caller commits (with the creation
+    it counts) or rolls back (a refused or failed request: the count goes with it). A second
+    request on the same bucket waits for that and then counts from the committed value, so
+    the counts lose no update and never pass ``most``."""
+    if most <= 0:
+        return None
+    upsert = _upsert(db.session.get_bind().dialect.name)
+    start, end = window
+    statement = (
+        upsert(LimitCounter)
+        .values(bucket=bucket, window_start=start, window_end=end, count=1)
+        .on_conflict_do_update(
+            index_elements=[LimitCounter.bucket, LimitCounter.window_start],
+            set_={"count": LimitCounter.count + 1},
+            where=LimitCounter.count < most,
+        )
+        .returning(LimitCounter.count)
+    )
+    return db.session.execute(statement).scalar_one_or_none()
+
+
+def forget_ended_windows(now: datetime) -> int:
+    """Delete the counters whose window ended by ``now`` (they count nothing any more) and
+    commit: how many went. Run it after a creation's transaction, not in it. Best effort:
+    two at once wait for each other (the second finds the rows gone) and may even deadlock
+    on PostgreSQL, which then aborts one; a failed clean-up is rolled back and left to the
+    next one (0)."""
+    try:
+        deleted = db.session.execute(delete(LimitCounter).where(LimitCounter.window_end <= int(now.timestamp())))
+        db.session.commit()
+    except DBAPIError:
+        db.session.rollback()
+        return 0
+    return int(deleted.rowcount or 0)  # type: ignore[attr-defined]

@@ -2,12 +2,12 @@
 token, games started by a saved preset's id keep their copy."""
 
 import copy
-from datetime import timedelta
+from datetime import UTC, datetime
 
 import pytest
 
 from scorepad.extensions import db
-from scorepad.models import StoredPreset, utcnow
+from scorepad.models import StoredPreset
 from scorepad.scoring import BUILTIN, preset_to_dict
 
 HOUSE = {
@@ -169,17 +169,18 @@ def test_an_unknown_preset_id_is_refused_for_a_game(client):
 
 def test_one_address_saves_at_most_its_number_of_presets_through_the_api(app, client):
     app.config["MAX_PRESETS_PER_ADDRESS"] = 2
+    now = [datetime(2026, 11, 30, 18, 0, tzinfo=UTC)]
+    app.config["CLOCK"] = lambda: now[0]
     obj = preset_to_dict(BUILTIN["brader"])
     for _ in range(2):
         assert client.post("/api/v1/presets", json={"preset": obj}).status_code == 201
     response = client.post("/api/v1/presets", json={"preset": obj})
     assert response.status_code == 429
-    assert "2 presets were saved from this network in the last 24 hours" in response.get_json()["error"]
-    assert response.headers["Retry-After"]
+    assert "2 presets were saved from this network, the most allowed within 1 day" in response.get_json()["error"]
+    assert response.headers["Retry-After"] == str(6 * 3600)  # 18:00 to midnight UTC
     with app.app_context():
         assert db.session.query(StoredPreset).count() == 2
-        db.session.query(StoredPreset).update({"created_at": utcnow() - timedelta(hours=25)})
-        db.session.commit()
+    now[0] = datetime(2026, 12, 1, 0, 0, tzinfo=UTC)
     assert client.post("/api/v1/presets", json={"preset": obj}).status_code == 201  # the window moved on
     other = client.post("/api/v1/presets", json={"preset": obj}, environ_base={"REMOTE_ADDR": "10.0.0.7"})
     assert other.status_code == 201

@@ -79,6 +79,7 @@ def test_the_api_never_answers_500(app, game, preset, operation):
     """schemathesis draws requests that fit the description (and Hypothesis bends them);
     whatever comes, the answer is never a server error, and an error has a message."""
     app.config["MAX_GAMES_PER_ADDRESS"] = 10**6  # the fuzzer starts many games from one address
+    app.config["MAX_GAMES_PER_ADDRESS_BURST"] = 10**6
     app.config["MAX_PRESETS_PER_ADDRESS"] = 10**6  # and saves many presets
     game_id, edit, view = game
     preset_id, preset_token = preset
@@ -303,6 +304,7 @@ def assert_no_server_error(client, response, where: Any) -> None:
 def test_hostile_json_never_answers_500(app, client, game, preset, endpoint):
     """Whatever body comes, on every endpoint that reads JSON: never a server error."""
     app.config["MAX_GAMES_PER_ADDRESS"] = 10**6
+    app.config["MAX_GAMES_PER_ADDRESS_BURST"] = 10**6
     app.config["MAX_PRESETS_PER_ADDRESS"] = 10**6
     (game_id, edit, _), (preset_id, preset_token) = game, preset
     method, url, doc = JSON_ENDPOINTS[endpoint]
@@ -323,6 +325,8 @@ def test_hostile_json_never_answers_500(app, client, game, preset, endpoint):
 @given(body=hostile_json(GAME_DOC))
 def test_hostile_json_in_the_game_import_never_answers_500(app, client, body):
     app.config["MAX_GAMES_PER_DEVICE"] = 10**6
+    app.config["MAX_GAMES_PER_DEVICE_BURST"] = 10**6
+    app.config["MAX_GAMES_PER_ADDRESS_BURST"] = 10**6  # a fresh client's first game counts by address
     response = client.post("/games/import", data={"file": (io.BytesIO(body), "game.json")})
     assert_answered(response, (303, 413, 422), body)  # 413: past 256 KB
     if response.status_code == 303:
@@ -437,6 +441,8 @@ def test_the_undo_form_never_answers_500(client, game, number):
 @given(fields=form(GAME_FIELDS))
 def test_the_new_game_form_never_answers_500(app, fields):
     app.config["MAX_GAMES_PER_DEVICE"] = 10**6
+    app.config["MAX_GAMES_PER_DEVICE_BURST"] = 10**6
+    app.config["MAX_GAMES_PER_ADDRESS_BURST"] = 10**6  # a fresh client's first game counts by address
     client = app.test_client()
     response = client.post("/games/new", **form_body(fields))
     assert_answered(response, (303, 422), fields)

@@ -7,7 +7,7 @@ import io
 import json
 import logging
 import re
-from datetime import timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -16,7 +16,7 @@ from werkzeug.serving import WSGIRequestHandler
 
 from scorepad import logs, security, services
 from scorepad.extensions import db
-from scorepad.models import StoredGame, StoredPreset, utcnow
+from scorepad.models import StoredGame, StoredPreset
 
 EXAMPLE = json.loads((Path(__file__).parent / "data" / "examples" / "tournament-full.json").read_text())
 NASTY = [
@@ -346,6 +346,7 @@ def test_every_way_to_store_a_game_or_preset_is_limited(app, kind, url, argument
 
 def test_a_refused_game_start_says_why_on_an_error_page_with_retry_after(app):
     app.config["MAX_GAMES_PER_ADDRESS"] = 0
+    app.config["CLOCK"] = lambda: datetime(2026, 11, 30, 23, 0, tzinfo=UTC)  # the day's window ends in an hour
     response = app.test_client().post("/games/new", data=NEW_GAME_FORM)
     assert response.status_code == 429
     assert response.headers["Retry-After"] == "3600"
@@ -360,6 +361,7 @@ def test_the_game_limit_counts_only_posts(app):
 
 def test_one_device_cannot_start_more_than_its_games(app):
     app.config["MAX_GAMES_PER_DEVICE"] = 3
+    app.config["CLOCK"] = lambda: datetime(2026, 11, 30, 13, 0, tzinfo=UTC)
     client = app.test_client()
     form = {
         "title": "",
@@ -371,7 +373,11 @@ def test_one_device_cannot_start_more_than_its_games(app):
         assert client.post("/games/new", data=form).status_code == 303
     response = client.post("/games/new", data=form)
     assert response.status_code == 429
-    assert "This device has started 3 games in the last 24 hours" in response.get_data(as_text=True)
+    assert (
+        "This device has started 3 games, the most allowed within 1 day; finish or reuse one of them, "
+        "or try again in 11 hours." in html_lib.unescape(response.get_data(as_text=True))
+    )  # 13:00 to midnight UTC, the end of the day's window
+    assert response.headers["Retry-After"] == str(11 * 3600)
     with app.app_context():
         assert db.session.query(StoredGame).count() == 3
     # Another device (a fresh cookie jar) still can.
@@ -391,13 +397,14 @@ def test_one_address_cannot_start_more_than_its_games_through_the_api(app):
     assert other.status_code == 201
 
 
-def test_games_older_than_the_window_no_longer_count(app):
+def test_games_of_an_ended_window_no_longer_count(app):
     app.config["MAX_GAMES_PER_ADDRESS"] = 1
+    now = [datetime(2026, 11, 30, 23, 59, 59, tzinfo=UTC)]
+    app.config["CLOCK"] = lambda: now[0]
     client = app.test_client()
     start(client)
-    with app.app_context():
-        db.session.query(StoredGame).update({"created_at": utcnow() - timedelta(hours=25)})
-        db.session.commit()
+    assert client.post("/api/v1/games", json=EXAMPLE["game"]).status_code == 429
+    now[0] = datetime(2026, 12, 1, 0, 0, tzinfo=UTC)  # the next day's window
     start(client)
 
 

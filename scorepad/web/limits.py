@@ -1,123 +1,280 @@
-"""Limits on what one client stores: at most ``MAX_GAMES_PER_DEVICE`` games per device and
-``MAX_GAMES_PER_ADDRESS`` per client address within ``LIMIT_WINDOW``; a device keeps at most
-``MAX_PRESETS_PER_DEVICE`` presets and one address saves at most ``MAX_PRESETS_PER_ADDRESS``
-within the window. Beyond them a request is refused with 429 and a message.
+"""Limits on what one client stores, so that one client cannot fill the database nor lock out
+the others: games started and presets saved are counted per device and per client address in
+fixed windows of time, a short burst window (``LIMIT_BURST_WINDOW``, a minute) and a long one
+(``LIMIT_WINDOW``, a day); a device also keeps at most ``MAX_PRESETS_PER_DEVICE`` presets (a
+count of kept rows, not a rate). Beyond a limit a request is refused with 429, a message and
+``Retry-After``: the seconds until the window that refused it ends. The numbers and why they
+are what they are: the limits block of :mod:`scorepad.config`.
 
-A view takes a limit with the :func:`limit` decorator (``@limit(GAME_STARTS)``), so the
-limit follows the view whatever its name. The counting is done by :mod:`scorepad.services`.
+Whose count:
+
+- the **device**, when the session cookie carries this device's id (pages, and the API when a
+  browser sends its cookie): its burst and its day;
+- the **address** (a keyed hash of the client's address), in three separate buckets by way in:
+  requests from a device, page requests without a device yet (a phone's first game), and API
+  requests without one (scripts). A script without a cookie spends only its own bucket, so it
+  can never lock the club's phones (the same address behind the club's Wi-Fi) out of
+  **New game**; and a client with a cookie meets its device's burst long before the address's.
+
+How it counts: each POST counts one creation per request, whatever it creates, so a request
+that starts many games at once (a club night's tables, issue #14) counts once. The counts
+are taken before the view runs, by one atomic ``INSERT … ON CONFLICT DO UPDATE … WHERE count <
+most RETURNING count`` per bucket (:func:`scorepad.services.take_one`), in the database
+transaction that the view then commits with the game or preset it creates. So the count and
+the creation are stored together or not at all: a refused request (any of its buckets full)
+rolls back what it counted, and so does a view that stores nothing (a form with errors, a
+button that only re-renders): the decorator rolls back a counting transaction that the view
+did not end. While one request holds its counts, another on the same bucket waits for its
+commit or rollback (PostgreSQL's row lock, SQLite's write lock), so no update is lost and no
+limit is overshot. Counters of ended windows are deleted after a creation that opened a new
+window.
+
+Why not Flask-Limiter (or the ``limits`` library it builds on), the well-kept choice for rate
+limits in Flask: its storages are memory (each worker process its own count, so N workers
+allow N times the limit), Redis, Memcached, MongoDB and etcd; none is an SQL database, and
+this app's one shared store is its database (SQLite or PostgreSQL). Nor could it count in the
+transaction of the creation, which is what keeps a failed request from spending budget.
+
+A view takes a limit with the :func:`limit` decorator (``@limit(GAME_STARTS)``), so the limit
+follows the view whatever its name.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import hmac
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, TypeVar
 
 from flask import current_app, request
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext as _
+from flask_babel import format_timedelta, ngettext
 from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext
 
 from .. import services
+from ..extensions import db
 from .device import address_key, client_device, device_id
 from .errors import error_response
 
-#: How long a refused client is told to wait (``Retry-After``, seconds).
-RETRY_AFTER = 3600
-
 View = TypeVar("View", bound=Callable[..., Any])
+
+#: A rule's message: given the rule's number, its window and the wait, both as words
+#: ("1 minute", "24 hours", in the page's language).
+Message = Callable[[int, str, str], str]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """At most ``config[most]`` creations per ``scope`` ("device" or "address") in each fixed
+    window of ``config[window]``; ``message`` says so to a client that met it."""
+
+    scope: str
+    window: str
+    most: str
+    message: Message
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a request is refused (``message``) and for how many seconds (``retry_after``; None
+    when waiting frees nothing, as for the presets a device keeps)."""
+
+    message: str
+    retry_after: int | None
 
 
 @dataclass(frozen=True)
 class Limit:
-    """A limit: ``exceeded()`` gives the message for a client that reached it (None while it
-    has not); ``title`` heads the error page."""
+    """A limit: what it counts (``name``, the counters' prefix), the ``title`` of its error
+    page, its ``rules``, and ``check()``, a refusal's message that no count gives (None while
+    there is none): the presets a device keeps."""
 
+    name: str
     title: Any  # a lazy string, translated when the page is rendered
-    exceeded: Callable[[], str | None]
+    rules: tuple[Rule, ...]
+    check: Callable[[], str | None] = lambda: None
 
 
-def _hours() -> int:
-    return int(current_app.config["LIMIT_WINDOW"].total_seconds() // 3600)
+def _device_games(n: int, window: str, wait: str) -> str:
+    return ngettext(
+        "This device has started %(num)d game, the most allowed within %(window)s; finish or reuse it, "
+        "or try again in %(wait)s.",
+        "This device has started %(num)d games, the most allowed within %(window)s; finish or reuse one of them, "
+        "or try again in %(wait)s.",
+        n,
+        window=window,
+        wait=wait,
+    )
 
 
-def games_exceeded() -> str | None:
-    """The message for a client that started its allowed number of games in the window, or None.
-    The device counts even on an API request that carries the session cookie."""
-    config = current_app.config
-    window = config["LIMIT_WINDOW"]
-    device = device_id()
-    if device and services.games_started(window, device=device) >= config["MAX_GAMES_PER_DEVICE"]:
-        return _(
-            "This device has started %(n)d games in the last %(hours)d hours, the most allowed; "
-            "finish or reuse one of them, or try again later.",
-            n=config["MAX_GAMES_PER_DEVICE"],
-            hours=_hours(),
-        )
-    address = address_key()
-    if address and services.games_started(window, address=address) >= config["MAX_GAMES_PER_ADDRESS"]:
-        return _(
-            "%(n)d games were started from this network in the last %(hours)d hours, the most allowed; "
-            "try again later.",
-            n=config["MAX_GAMES_PER_ADDRESS"],
-            hours=_hours(),
-        )
-    return None
+def _address_games(n: int, window: str, wait: str) -> str:
+    return ngettext(
+        "%(num)d game was started from this network, the most allowed within %(window)s; try again in %(wait)s.",
+        "%(num)d games were started from this network, the most allowed within %(window)s; try again in %(wait)s.",
+        n,
+        window=window,
+        wait=wait,
+    )
 
 
-def presets_exceeded() -> str | None:
-    """The message for a client that may not save another preset, or None: its device (pages
-    only: the API has none) keeps its allowed number, or its address saved its allowed number
-    in the window."""
-    config = current_app.config
+def _address_presets(n: int, window: str, wait: str) -> str:
+    return ngettext(
+        "%(num)d preset was saved from this network, the most allowed within %(window)s; try again in %(wait)s.",
+        "%(num)d presets were saved from this network, the most allowed within %(window)s; try again in %(wait)s.",
+        n,
+        window=window,
+        wait=wait,
+    )
+
+
+def presets_kept_exceeded() -> str | None:
+    """The message for a device (pages only: the API has none) that keeps its allowed number
+    of presets, or None."""
+    most = current_app.config["MAX_PRESETS_PER_DEVICE"]
     device = client_device()
-    if device and services.presets_kept(device) >= config["MAX_PRESETS_PER_DEVICE"]:
+    if device and services.presets_kept(device) >= most:
         return ngettext(
             "This device keeps %(num)d saved preset, the most allowed; delete it if you no longer "
             "use it, then save again.",
             "This device keeps %(num)d saved presets, the most allowed; delete one you no longer use, then save again.",
-            config["MAX_PRESETS_PER_DEVICE"],
-        )
-    address = address_key()
-    if address and services.presets_saved(address, config["LIMIT_WINDOW"]) >= config["MAX_PRESETS_PER_ADDRESS"]:
-        return ngettext(
-            "%(num)d preset was saved from this network in the last %(hours)d hours, the most "
-            "allowed; try again later.",
-            "%(num)d presets were saved from this network in the last %(hours)d hours, the most "
-            "allowed; try again later.",
-            config["MAX_PRESETS_PER_ADDRESS"],
-            hours=_hours(),
+            most,
         )
     return None
 
 
-GAME_STARTS = Limit(_l("Too many games"), games_exceeded)
-PRESET_SAVES = Limit(_l("Too Many Requests"), presets_exceeded)
+GAME_STARTS = Limit(
+    "games",
+    _l("Too many games"),
+    (
+        Rule("device", "LIMIT_BURST_WINDOW", "MAX_GAMES_PER_DEVICE_BURST", _device_games),
+        Rule("device", "LIMIT_WINDOW", "MAX_GAMES_PER_DEVICE", _device_games),
+        Rule("address", "LIMIT_BURST_WINDOW", "MAX_GAMES_PER_ADDRESS_BURST", _address_games),
+        Rule("address", "LIMIT_WINDOW", "MAX_GAMES_PER_ADDRESS", _address_games),
+    ),
+)
+PRESET_SAVES = Limit(
+    "presets",
+    _l("Too Many Requests"),
+    (Rule("address", "LIMIT_WINDOW", "MAX_PRESETS_PER_ADDRESS", _address_presets),),
+    presets_kept_exceeded,
+)
+
+
+def _keyed(value: str) -> str:
+    """A keyed hash of a device id (32 hex digits): a counter's name says whose it is without
+    holding the id, which owns presets."""
+    key = current_app.config["SECRET_KEY"].encode()
+    return hmac.new(key, b"device:" + value.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def buckets(which: Limit) -> list[tuple[str, Rule]]:
+    """The counters this request counts in for ``which``, by name, with their rules: the
+    device's (a page's request without one gets its device id now, as its creation would,
+    so a browser's first game counts too) and the address's bucket for the way the request
+    came in ("device" when it came with a device id, else "page" or "api"; see the module's
+    docstring). Sorted by name, so that concurrent requests lock shared counters in one
+    order (no deadlock on PostgreSQL)."""
+    came_with = device_id()
+    device = came_with or client_device(create=True)  # a page's first creation makes the device
+    address = address_key()
+    api = request.blueprint is not None and request.blueprint.startswith("api")
+    way = "device" if came_with else "api" if api else "page"
+    whose = {"device": _keyed(device) if device else None, "address": address}
+    found = []
+    for rule in which.rules:
+        key = whose[rule.scope]
+        if key is None:
+            continue
+        seconds = int(current_app.config[rule.window].total_seconds())
+        scope = rule.scope if rule.scope == "device" else f"address-{way}"
+        found.append((f"{which.name}:{scope}:{seconds}:{key}", rule))
+    return sorted(found, key=lambda found_rule: found_rule[0])
+
+
+def take(which: Limit) -> tuple[Refusal | None, bool]:
+    """Count this request in every bucket of ``which`` (see :func:`buckets`), in the session's
+    transaction (the caller commits it with the creation, or rolls it back). Returns the
+    refusal, if any bucket was full (the counts are then rolled back already): the message of
+    the bucket whose window ends last, and the seconds until it ends; and whether a count
+    opened a new window (time to forget ended ones)."""
+    message = which.check()
+    if message is not None:
+        return Refusal(message, None), False
+    config = current_app.config
+    now = services.clock()
+    refused: list[tuple[int, Rule]] = []
+    fresh = False
+    for bucket, rule in buckets(which):
+        window = services.fixed_window(now, config[rule.window])
+        count = services.take_one(bucket, window, config[rule.most])
+        if count is None:
+            refused.append((window[1], rule))
+        fresh = fresh or count == 1
+    if not refused:
+        return None, fresh
+    db.session.rollback()
+    end, rule = max(refused, key=lambda end_rule: end_rule[0])
+    wait = max(1, math.ceil(end - now.timestamp()))
+    length = config[rule.window]
+    message = rule.message(config[rule.most], _words(length), _words(timedelta(seconds=wait)))
+    return Refusal(message, wait), False
+
+
+def _words(length: timedelta) -> str:
+    """A length of time in words of the page's language ("1 minute", "22 hours")."""
+    return format_timedelta(length, threshold=1)
 
 
 def limit(which: Limit, refuse: Callable[[str], ResponseReturnValue | None] | None = None) -> Callable[[View], View]:
-    """Decorate a view so that a POST beyond ``which`` is refused before the view runs: 429
-    with the message (error page or JSON, see :func:`~scorepad.web.errors.error_response`)
-    and ``Retry-After``. ``refuse(message)``, when given, answers instead (a page that keeps
-    what was typed); it returns None for a POST that stores nothing (a button that only
-    re-renders, a form with errors), and the view then runs as usual."""
+    """Decorate a view so that a POST counts in ``which`` (one creation per request, whatever
+    it creates: a club night's tables started by one request count once) and a POST beyond
+    it is refused before the view runs: 429 with the message (error page or JSON, see
+    :func:`~scorepad.web.errors.error_response`) and ``Retry-After``. ``refuse(message)``,
+    when given, answers instead (a page that keeps what was typed); it returns None for a
+    POST that stores nothing (a button that only re-renders, a form with errors), and the
+    view then runs as usual.
+
+    The view must commit its creation in the session's transaction, which holds the counts
+    (:func:`take`); if it returns or raises without ending that transaction, it stored
+    nothing and the counts are rolled back. Until then the counters stay locked (on SQLite
+    the database's write lock, as a round's save holds it from ``services._lock_game``), so
+    the request's body is read in full before counting, and the view must not wait on the
+    network before its commit."""
 
     def decorate(view: View) -> View:
         @functools.wraps(view)
         def limited(*args: Any, **kwargs: Any) -> Any:
-            if request.method == "POST":
-                message = which.exceeded()
-                if message is not None:
-                    answer = (
-                        refuse(message)
-                        if refuse
-                        else error_response(429, message, name=str(which.title), retry_after=RETRY_AFTER)
-                    )
-                    if answer is not None:
-                        return answer
-            return view(*args, **kwargs)
+            if request.method != "POST":
+                return view(*args, **kwargs)
+            # The whole body first: a slow client must not hold the counters' locks (SQLite's
+            # write lock: every writer) while it sends. Form fields stay in request.form.
+            request.get_data(parse_form_data=True)
+            refusal, fresh = take(which)
+            if refusal is not None:
+                answer = (
+                    refuse(refusal.message)
+                    if refuse
+                    else error_response(429, refusal.message, name=str(which.title), retry_after=refusal.retry_after)
+                )
+                if answer is None:
+                    return view(*args, **kwargs)
+                response = current_app.make_response(answer)
+                if refusal.retry_after is not None:
+                    response.headers["Retry-After"] = str(refusal.retry_after)
+                return response
+            counting = db.session().get_transaction()
+            try:
+                answer = view(*args, **kwargs)
+            finally:
+                if db.session().get_transaction() is counting:
+                    db.session.rollback()  # the view stored nothing: nothing is counted
+            if fresh:
+                services.forget_ended_windows(services.clock())
+            return answer
 
         return limited  # type: ignore[return-value]
 
