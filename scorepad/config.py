@@ -57,21 +57,26 @@ class Config:
     FORCE_HTTPS = _flag("FORCE_HTTPS")
     # -- limits on what one client stores (scorepad/web/limits.py) --
     # So one client cannot fill the database nor lock others out, games started are counted per
-    # device (the session cookie's id) and per client address, in a burst window and a day
-    # (fixed windows: a clock minute, a UTC day); past any count, 429 with Retry-After until
-    # that window ends. One request counts once, whatever it creates (a club night's tables,
-    # issue #14). The address's counts are kept apart by way in: phones with a device id,
-    # pages without one yet, and the API without a cookie (scripts) each have their own, so a
-    # script spends its own budget, never the club's phones'. Picked so a real club never
-    # meets them, and an abuser meets its device's burst first:
+    # device (the session cookie's id) and per client address (an IPv6 client by its /64), in a
+    # burst window and a day (fixed windows: a clock minute, a UTC day); past any count, 429
+    # with Retry-After until that window ends. One request counts once, whatever it creates (a
+    # club night's tables, issue #14). A device that has stored something (a game it started, a
+    # preset it owns: "established") counts in its own buckets only, never in its address's, so
+    # nothing else at that address can lock it out. The rest (a phone's first game, a device
+    # id that never stored anything, the API) also counts in its address's buckets: "new"
+    # (pages, the API with a browser's cookie) or "api" (the API without a cookie, scripts).
+    # Picked so a real club never meets them, and an abuser meets its device's burst first:
     # - a club night of 20 tables started from the director's laptop within a minute (before
     #   club nights exist, one game each): 20 of the device's burst of 30;
     # - a tournament day run from that laptop, 40 tables and 4 rounds: 160 of its day's 200;
-    # - every table's phone pressing Rematch in the same minute, behind the club's one Wi-Fi
-    #   address: 40 tables are 40 of the address's burst of 150 (issue #12 asks for at least
-    #   120 a minute); a long day of 40 tables and 6 games each, 240 of its day's 1000.
-    # A script meets the device burst after 30 games in a minute; without a cookie, the
-    # address's burst and day in its own bucket.
+    # - a club night where every table's phone is new, behind the club's one Wi-Fi address:
+    #   40 first games are 40 of the address's burst of 150 (issue #12 asks for at least 120 a
+    #   minute), 40 of its day's 1000; their later games (Rematch) count per phone only.
+    # What remains possible: a script at the club's address can spend its "new" bucket (with
+    # cookies of its own, which cost nothing to get) and so delay phones that have never
+    # stored anything there, until the window ends; it cannot delay established phones. Each
+    # device it establishes costs one count of "new", so it fills the database with at most
+    # (established devices) x (their day's 200) games a day: 1000 devices a day per address.
     LIMIT_BURST_WINDOW = timedelta(minutes=1)
     LIMIT_WINDOW = timedelta(hours=24)
     MAX_GAMES_PER_DEVICE_BURST = int(os.environ.get("MAX_GAMES_PER_DEVICE_BURST", "30"))
@@ -79,9 +84,12 @@ class Config:
     MAX_GAMES_PER_ADDRESS_BURST = int(os.environ.get("MAX_GAMES_PER_ADDRESS_BURST", "150"))
     MAX_GAMES_PER_ADDRESS = int(os.environ.get("MAX_GAMES_PER_ADDRESS", "1000"))
     # Saved presets: at most this many kept by one device (a count of its rows: deleting one
-    # frees its place), and this many saved from one client address (per way in, as games)
-    # in LIMIT_WINDOW. A club saves a handful of house rules; 300 a day is a script.
+    # frees its place), this many saved by one device in LIMIT_WINDOW (the API with a
+    # browser's cookie keeps no owner, so the count of rows alone would not bound it), and this
+    # many saved from one client address (per way in, as games; an established device not) in
+    # LIMIT_WINDOW. A club saves a handful of house rules; 300 a day is a script.
     MAX_PRESETS_PER_DEVICE = int(os.environ.get("MAX_PRESETS_PER_DEVICE", "100"))
+    MAX_PRESET_SAVES_PER_DEVICE = int(os.environ.get("MAX_PRESET_SAVES_PER_DEVICE", "100"))
     MAX_PRESETS_PER_ADDRESS = int(os.environ.get("MAX_PRESETS_PER_ADDRESS", "300"))
     # Sheet PDFs (scorepad/web/pdf_cache.py): at most PDF_RENDERS rendered at once on the machine
     # (one per core); a request waits up to PDF_WAIT seconds for a slot, then gets 503. Rendered

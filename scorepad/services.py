@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import bindparam, delete, func, select, update
+from sqlalchemy import bindparam, delete, exists, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -582,6 +582,15 @@ def presets_kept(device: str) -> int:
         db.session.scalar(select(func.count()).select_from(StoredPreset).where(StoredPreset.owner_device == device))
         or 0
     )
+
+
+def device_established(device: str) -> bool:
+    """True when ``device`` has stored something: a game it started (``creator_device``) or a
+    preset it owns (``owner_device``). One query, two indexed existence tests; a device id
+    that was only minted (a form with errors, the API, which stores no device) is not."""
+    games = exists().where(StoredGame.creator_device == device)
+    presets = exists().where(StoredPreset.owner_device == device)
+    return bool(db.session.scalar(select(or_(games, presets))))
 
 
 def fixed_window(now: datetime, length: timedelta) -> tuple[int, int]:

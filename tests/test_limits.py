@@ -71,33 +71,77 @@ def stored(app, model=StoredGame) -> int:
         return db.session.query(model).count()
 
 
-def test_the_club_starts_120_games_in_a_minute_and_the_burst_answers_after_150(app):
-    """Defaults: the address's burst is 150 games a minute (issue 12 asks for at least 120), a
-    phone's 30. The 20 phones started a game each two minutes earlier; then in one minute they
-    start 6 each (120), 30 more pass (150), and the 151st is refused at 20:00:15, 45 s before
-    the minute's window ends."""
+def test_a_club_of_new_phones_starts_150_games_in_a_minute(app):
+    """Defaults: the address's burst for devices that never stored anything is 150 first games
+    a minute (issue 12 asks for at least 120), its day 1000. One phone started a game at 19:58;
+    at 20:00:15, 150 phones new to the app start their first game each; the 151st new phone is
+    refused, 45 s before the minute's window ends. The phone that played before is not: an
+    established device counts in its own buckets only."""
     now = at(app, 2026, 11, 30, 19, 58, 0)
-    club = phones(app, 20)
+    (regular,) = phones(app, 1)
     now[0] = datetime(2026, 11, 30, 20, 0, 15, tzinfo=UTC)
-    statuses = [phone.post("/games/new", data=FORM).status_code for _ in range(6) for phone in club]
-    assert statuses == [303] * 120
-    statuses = [phone.post("/games/new", data=FORM).status_code for phone in club[:10] for _ in range(3)]
-    assert statuses == [303] * 30
-    refused = club[0].post("/games/new", data=FORM)
+    assert phones(app, 150)
+    late = app.test_client()
+    late.environ_base["REMOTE_ADDR"] = CLUB
+    refused = late.post("/games/new", data=FORM)
     assert refused.status_code == 429
     assert refused.headers["Retry-After"] == "45"
     assert (
         "150 games were started from this network, the most allowed within 1 minute; try again in 45 seconds."
         in html_lib.unescape(refused.get_data(as_text=True))
     )
-    assert stored(app) == 20 + 150
-    # Each phone's first game counted as a page without a device yet; the rest as devices.
-    assert counts(app)["games:address-page:86400"] == 20
-    assert counts(app)["games:address-device:60"] == 150
-    assert counts(app)["games:address-device:86400"] == 150
-    # The next minute, the club starts games again.
+    assert regular.post("/games/new", data=FORM).status_code == 303
+    assert stored(app) == 1 + 150 + 1
+    # Each phone's first game counted in the address's "new" buckets (the regular's at 19:58 in
+    # another minute); the regular's second game in its device's only.
+    assert counts(app) == {
+        "games:address-new:60": 150,
+        "games:address-new:86400": 151,
+        "games:device:60": 151,
+        "games:device:86400": 152,
+    }
+    # The next minute, new phones start games again.
     now[0] = datetime(2026, 11, 30, 20, 1, 0, tzinfo=UTC)
-    assert club[0].post("/games/new", data=FORM).status_code == 303
+    assert late.post("/games/new", data=FORM).status_code == 303
+
+
+def test_cookies_minted_by_failed_forms_cannot_lock_an_established_phone_out(app):
+    """The probe's attack, with a day of 300 for the address (defaults otherwise). A phone
+    started a game at 19:59. From 20:00 a script behind the same address gets device cookies
+    for free (a new-game form with errors: 422, nothing stored) and starts games on the API
+    with them: 30 per cookie (the device's burst), 5 cookies fill the address's "new" burst of
+    150 and a 6th cookie is refused; at 20:01 another 150 fill the day's 300 (1 of it the
+    phone's first game, so the last of these is refused). The phone still starts games; a
+    phone new to the app waits for the day's end (what remains possible), 3 h 59 min."""
+    app.config["MAX_GAMES_PER_ADDRESS"] = 300
+    now = at(app, 2026, 11, 30, 19, 59, 0)
+    (phone,) = phones(app, 1)
+
+    def minted():
+        client = app.test_client()
+        client.environ_base["REMOTE_ADDR"] = CLUB
+        answer = client.post("/games/new", data={**FORM, "players-0": ""})
+        assert answer.status_code == 422
+        assert "session=" in answer.headers["Set-Cookie"]
+        return client
+
+    now[0] = datetime(2026, 11, 30, 20, 0, 0, tzinfo=UTC)
+    cookies = [minted() for _ in range(6)]
+    statuses = [client.post("/api/v1/games", json=GAME).status_code for client in cookies for _ in range(30)]
+    assert statuses == [201] * 150 + [429] * 30
+    assert phone.post("/games/new", data=FORM).status_code == 303
+    now[0] = datetime(2026, 11, 30, 20, 1, 0, tzinfo=UTC)
+    cookies = [minted() for _ in range(5)]
+    statuses = [client.post("/api/v1/games", json=GAME).status_code for client in cookies for _ in range(30)]
+    assert statuses == [201] * 149 + [429]
+    assert phone.post("/games/new", data=FORM).status_code == 303
+    newcomer = app.test_client()
+    newcomer.environ_base["REMOTE_ADDR"] = CLUB
+    refused = newcomer.post("/games/new", data=FORM)
+    assert refused.status_code == 429
+    assert refused.headers["Retry-After"] == str(3 * 3600 + 59 * 60)
+    assert stored(app) == 1 + 150 + 1 + 149 + 1
+    assert counts(app)["games:address-new:86400"] == 300
 
 
 def test_a_script_without_a_cookie_cannot_lock_the_club_phones_out(app):
@@ -135,6 +179,8 @@ def test_a_phone_meets_its_own_burst_long_before_the_address(app):
         refused.get_data(as_text=True)
     )
     assert other.post("/games/new", data=FORM).status_code == 303
+    # The phones' first games (19:59) counted in the address's day; this minute's in the devices' only.
+    assert counts(app) == {"games:address-new:86400": 2, "games:device:60": 31, "games:device:86400": 33}
 
 
 def test_the_wait_is_that_of_the_window_that_frees_up_last(app):
@@ -165,13 +211,14 @@ def test_a_refused_or_failed_request_spends_nothing(app):
         assert client.post("/api/v1/games", json={"players": ["Anne"]}).status_code == 422
     assert [client.post("/games/new", data=FORM).status_code for _ in range(3)] == [303, 303, 429]
     assert stored(app) == 2
-    # The first form (a page) gave the browser its device, so its games came from a device;
-    # the refused third spent none of the address's budget.
+    # The first form (a page) gave the browser its device id, but the device stored nothing until
+    # its first game, which counted in the address's "new" buckets too; the second, from an
+    # established device, in its own only; the refused third in none.
     assert counts(app) == {
         "games:device:60": 2,
         "games:device:86400": 2,
-        "games:address-device:60": 2,
-        "games:address-device:86400": 2,
+        "games:address-new:60": 1,
+        "games:address-new:86400": 1,
     }
 
 
@@ -195,19 +242,30 @@ def test_a_request_that_starts_many_games_counts_once(app):
 
 
 def test_the_api_and_the_phones_save_presets_from_separate_budgets(app):
-    """Presets per address, 2 a day: a script without a cookie saves 2 and is refused; a phone
-    behind the same address still saves its own: its first as a page without a device (1 of
-    that bucket's 2), then 2 as a device."""
+    """Presets per address, 2 a day; per device, 5 a day. A script without a cookie saves 2 and
+    is refused. A phone behind the same address saves its first as a device that stored
+    nothing yet (1 of the address's "new" 2), then 3 more as an established device, counted
+    in its own day only, and a 5th on the API with its cookie; the 6th is its device's limit.
+    A second new phone takes the "new" bucket's 2nd; a third is refused."""
     app.config["MAX_PRESETS_PER_ADDRESS"] = 2
+    app.config["MAX_PRESET_SAVES_PER_DEVICE"] = 5
     at(app, 2026, 11, 30, 18, 0, 0)
     abuser = script(app)
     assert [abuser.post("/api/v1/presets", json=PRESET).status_code for _ in range(3)] == [201, 201, 429]
-    phone = app.test_client()
-    phone.environ_base["REMOTE_ADDR"] = CLUB
+    newcomers = [app.test_client() for _ in range(3)]
+    for phone in newcomers:
+        phone.environ_base["REMOTE_ADDR"] = CLUB
+    phone = newcomers[0]
     text = json.dumps(PRESET["preset"])
     imported = [phone.post("/presets/import", data={"text": text}).status_code for _ in range(4)]
-    assert imported == [303, 303, 303, 429]
-    assert stored(app, StoredPreset) == 5
+    assert imported == [303, 303, 303, 303]
+    assert [phone.post("/api/v1/presets", json=PRESET).status_code for _ in range(2)] == [201, 429]
+    refused = phone.post("/api/v1/presets", json=PRESET)
+    assert refused.get_json()["error"] == (
+        "This device has saved 5 presets, the most allowed within 1 day; try again in 6 hours."
+    )
+    assert [client.post("/presets/import", data={"text": text}).status_code for client in newcomers[1:]] == [303, 429]
+    assert stored(app, StoredPreset) == 2 + 5 + 1
 
 
 def test_counters_of_ended_windows_are_deleted(app):
@@ -283,3 +341,48 @@ def test_the_wait_is_said_in_the_pages_language(app):
         "Aus diesem Netz wurden 0 Partien begonnen, mehr geht innerhalb von 1 Minute nicht; "
         "versuche es in 45 Sekunden wieder."
     )
+
+
+@pytest.mark.parametrize(
+    "shared, other",
+    [
+        (["2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:fffe", "2001:db8:1:2:abcd::7"], "2001:db8:1:3::1"),
+        (["192.0.2.10", "::ffff:192.0.2.10", "::ffff:c000:20a"], "192.0.2.11"),
+    ],
+    ids=["ipv6-64", "ipv4-mapped"],
+)
+def test_an_address_counts_by_its_network(app, shared, other):
+    """Address burst 2. An IPv6 client counts by its /64 (it can take any address in it), an
+    IPv4-mapped IPv6 address as the IPv4 one: three addresses of one are one budget (2 pass,
+    the third refused); the next /64 (or address) has its own."""
+    app.config["MAX_GAMES_PER_ADDRESS_BURST"] = 2
+    at(app, 2026, 11, 30, 20, 0, 0)
+
+    def start_from(address: str) -> int:
+        client = app.test_client(use_cookies=False)
+        client.environ_base["REMOTE_ADDR"] = address
+        return client.post("/api/v1/games", json=GAME).status_code
+
+    assert [start_from(address) for address in shared] == [201, 201, 429]
+    assert start_from(other) == 201
+
+
+def test_the_new_game_form_keeps_what_was_typed_when_refused(app):
+    """Address burst 1: a new phone starts a game; a second new phone's form is refused with
+    429, the message at the top and its players' names kept; a form with errors at the limit
+    still says what is wrong (422), as any time."""
+    app.config["MAX_GAMES_PER_ADDRESS_BURST"] = 1
+    at(app, 2026, 11, 30, 20, 0, 20)
+    assert phones(app, 1)
+    second = app.test_client()
+    second.environ_base["REMOTE_ADDR"] = CLUB
+    typed = {**FORM, "players-0": "Zoë", "players-1": "Yann", "players-2": "Xavi", "players-3": "Wim"}
+    refused = second.post("/games/new", data=typed)
+    assert refused.status_code == 429
+    assert refused.headers["Retry-After"] == "40"
+    page = html_lib.unescape(refused.get_data(as_text=True))
+    assert "1 game was started from this network, the most allowed within 1 minute; try again in 40 seconds." in page
+    for name in ("Zoë", "Yann", "Xavi", "Wim"):
+        assert f'value="{name}"' in page
+    assert second.post("/games/new", data={**typed, "players-0": ""}).status_code == 422
+    assert stored(app) == 1

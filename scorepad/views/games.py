@@ -16,7 +16,7 @@ from ..forms import ButtonForm, ImportGameForm, NewGameForm, RoundForm, Unreadab
 from ..i18n import error_text
 from ..pages.common import isolated_text
 from ..pages.scorer import recent_game, scorer_page
-from ..scoring import ScoringError
+from ..scoring import ScoringError, parse_game
 from ..services import StoredGame  # the stored game's type only: views reach the tables through services
 from ..web import htmx
 from ..web.device import creator, device_id
@@ -126,8 +126,24 @@ def import_game():
     return home(import_form=form, status=422)
 
 
+def new_game_at_limit(message: str) -> tuple[str, int] | None:
+    """The new-game form's answer to a game beyond the limit: 429, the reason at the top and
+    what was typed kept. None while the form has errors, the form's or the engine's (the page
+    says which, with 422)."""
+    form = NewGameForm(saved=services.device_presets(device_id()))
+    if not form.validate_on_submit():
+        return None
+    document = form.to_document()
+    try:
+        parse_game(document, services.saved_for_document(document))
+    except ScoringError:
+        return None
+    form.form_errors.append(message)
+    return render_template("games/new.html", form=form), 429
+
+
 @bp.route("/games/new", methods=["GET", "POST"])
-@limit(GAME_STARTS)
+@limit(GAME_STARTS, refuse=new_game_at_limit)
 def new():
     """The new-game form; a valid one starts the game and goes to its page (303).
     ``?preset=<id>`` picks a preset (built-in or this device's) and its default players."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 
 from flask import current_app, has_request_context, request, session
 
@@ -33,13 +34,30 @@ def client_device(create: bool = False) -> str | None:
     return None if api else device_id(create)
 
 
+def client_network(address: str) -> str:
+    """Whose address ``address`` is, for counting: an IPv4 address itself; an IPv6 address's
+    /64 network (one subscriber's, or one LAN's: a client picks any address in it, so
+    counting by address would give it 2⁶⁴ budgets); an IPv4-mapped IPv6 address
+    (``::ffff:192.0.2.1``) as its IPv4 address. Anything else (not an IP address) as it is."""
+    try:
+        parsed = ipaddress.ip_address(address.split("%", 1)[0])  # without an IPv6 zone ("fe80::1%eth0")
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network((parsed, 64), strict=False))
+    return str(parsed)
+
+
 def address_key() -> str | None:
-    """The client's address as a keyed hash (32 hex digits): enough to count what it stores,
-    useless to learn the address. None outside a request."""
+    """The client's address (by :func:`client_network`: an IPv6 client by its /64) as a keyed
+    hash (32 hex digits): enough to count what it stores, useless to learn the address. None
+    outside a request."""
     if not has_request_context() or not request.remote_addr:
         return None
     key = current_app.config["SECRET_KEY"].encode()
-    return hmac.new(key, request.remote_addr.encode(), hashlib.sha256).hexdigest()[:32]
+    return hmac.new(key, client_network(request.remote_addr).encode(), hashlib.sha256).hexdigest()[:32]
 
 
 def creator() -> dict[str, str | None]:

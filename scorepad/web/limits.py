@@ -8,13 +8,25 @@ are what they are: the limits block of :mod:`scorepad.config`.
 
 Whose count:
 
-- the **device**, when the session cookie carries this device's id (pages, and the API when a
-  browser sends its cookie): its burst and its day;
-- the **address** (a keyed hash of the client's address), in three separate buckets by way in:
-  requests from a device, page requests without a device yet (a phone's first game), and API
-  requests without one (scripts). A script without a cookie spends only its own bucket, so it
-  can never lock the club's phones (the same address behind the club's Wi-Fi) out of
-  **New game**; and a client with a cookie meets its device's burst long before the address's.
+- an **established** device (the session cookie's device id has stored something: a game it
+  started or a preset it owns, :func:`scorepad.services.device_established`): its own burst
+  and day only. It counts in no shared bucket and no shared bucket refuses it, so nothing
+  else behind the same address (a script minting cookies, other phones) can lock a phone
+  that has started a game before out of **New game**;
+- any other request: its device's buckets, if it has a device id (a page's request without
+  one gets its id now; an id is only a random number in a cookie, free to get, so being
+  minted gives no privilege: only storing does), and the **address**'s (a keyed hash of the
+  client's address, an IPv6 client by its /64: :func:`~scorepad.web.device.client_network`),
+  in one of two buckets by way in: "new" (pages, and the API when a browser sends a cookie)
+  or "api" (the API without a cookie: scripts). These cap how fast one address makes new
+  devices and fills the database.
+
+What remains possible: a script can spend its address's "new" bucket (with device cookies of
+its own) and so delay phones that never stored anything at that address (a club's new
+phones) until the window ends; established phones it cannot delay. Each device it
+establishes costs it one count there, so the games stored from one address are bounded by
+its established devices times a device's day. A script on the API without a cookie spends
+only the "api" bucket.
 
 How it counts: each POST counts one creation per request, whatever it creates, so a request
 that starts many games at once (a club night's tables, issue #14) counts once. The counts
@@ -121,6 +133,16 @@ def _address_games(n: int, window: str, wait: str) -> str:
     )
 
 
+def _device_presets(n: int, window: str, wait: str) -> str:
+    return ngettext(
+        "This device has saved %(num)d preset, the most allowed within %(window)s; try again in %(wait)s.",
+        "This device has saved %(num)d presets, the most allowed within %(window)s; try again in %(wait)s.",
+        n,
+        window=window,
+        wait=wait,
+    )
+
+
 def _address_presets(n: int, window: str, wait: str) -> str:
     return ngettext(
         "%(num)d preset was saved from this network, the most allowed within %(window)s; try again in %(wait)s.",
@@ -159,7 +181,10 @@ GAME_STARTS = Limit(
 PRESET_SAVES = Limit(
     "presets",
     _l("Too Many Requests"),
-    (Rule("address", "LIMIT_WINDOW", "MAX_PRESETS_PER_ADDRESS", _address_presets),),
+    (
+        Rule("device", "LIMIT_WINDOW", "MAX_PRESET_SAVES_PER_DEVICE", _device_presets),
+        Rule("address", "LIMIT_WINDOW", "MAX_PRESETS_PER_ADDRESS", _address_presets),
+    ),
     presets_kept_exceeded,
 )
 
@@ -172,26 +197,34 @@ def _keyed(value: str) -> str:
 
 
 def buckets(which: Limit) -> list[tuple[str, Rule]]:
-    """The counters this request counts in for ``which``, by name, with their rules: the
-    device's (a page's request without one gets its device id now, as its creation would,
-    so a browser's first game counts too) and the address's bucket for the way the request
-    came in ("device" when it came with a device id, else "page" or "api"; see the module's
-    docstring). Sorted by name, so that concurrent requests lock shared counters in one
-    order (no deadlock on PostgreSQL)."""
+    """The counters this request counts in for ``which``, by name, with their rules (see the
+    module's docstring): an established device's own buckets only
+    (:func:`scorepad.services.device_established`); otherwise its device's, if it has one (a
+    page's request without one gets its device id now, as its creation would, so a browser's
+    first game counts too), and the address's bucket for its way in: "new" (pages, and the
+    API with a browser's cookie) or "api" (the API without a cookie). Sorted by name, so
+    that concurrent requests lock shared counters in one order (no deadlock on PostgreSQL)."""
     came_with = device_id()
-    device = came_with or client_device(create=True)  # a page's first creation makes the device
-    address = address_key()
-    api = request.blueprint is not None and request.blueprint.startswith("api")
-    way = "device" if came_with else "api" if api else "page"
-    whose = {"device": _keyed(device) if device else None, "address": address}
+    # Each scope's counter, as (its kind, whose it is), or None: the request counts in no such bucket.
+    whose: dict[str, tuple[str, str] | None]
+    if came_with is not None and services.device_established(came_with):
+        whose = {"device": ("device", _keyed(came_with)), "address": None}
+    else:
+        device = came_with or client_device(create=True)  # a page's first creation makes the device
+        api = request.blueprint is not None and request.blueprint.startswith("api")
+        address = address_key()
+        whose = {
+            "device": ("device", _keyed(device)) if device else None,
+            "address": ("address-api" if api and device is None else "address-new", address) if address else None,
+        }
     found = []
     for rule in which.rules:
-        key = whose[rule.scope]
-        if key is None:
+        counter = whose[rule.scope]
+        if counter is None:
             continue
+        kind, key = counter
         seconds = int(current_app.config[rule.window].total_seconds())
-        scope = rule.scope if rule.scope == "device" else f"address-{way}"
-        found.append((f"{which.name}:{scope}:{seconds}:{key}", rule))
+        found.append((f"{which.name}:{kind}:{seconds}:{key}", rule))
     return sorted(found, key=lambda found_rule: found_rule[0])
 
 
