@@ -347,7 +347,8 @@ def test_every_way_to_store_a_game_or_preset_is_limited(app, kind, url, argument
 def test_a_refused_game_start_says_why_on_an_error_page_with_retry_after(app):
     app.config["MAX_GAMES_PER_ADDRESS"] = 0
     app.config["CLOCK"] = lambda: datetime(2026, 11, 30, 23, 0, tzinfo=UTC)  # the day's window ends in an hour
-    response = app.test_client().post("/games/new", data=NEW_GAME_FORM)
+    # The import (the new-game form instead keeps what was typed: tests/test_limits.py).
+    response = app.test_client().post("/games/import", data=game_file(), content_type="multipart/form-data")
     assert response.status_code == 429
     assert response.headers["Retry-After"] == "3600"
     assert response.mimetype == "text/html"
