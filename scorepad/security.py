@@ -20,12 +20,13 @@ of the logs, refused NUL characters, and who started a game (for the limits).
 from __future__ import annotations
 
 from flask import Flask, Response, has_request_context, request
-from flask.sessions import SecureCookieSessionInterface
+from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from flask_babel import gettext as _
 from flask_talisman import Talisman
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import logs
+from .web.caching import SHARED
 from .web.errors import error_response
 
 CONTENT_SECURITY_POLICY = {
@@ -50,6 +51,16 @@ class SessionInterface(SecureCookieSessionInterface):
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"]) or (has_request_context() and request.is_secure)
+
+    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
+        """Flask's rule (a changed session, or a permanent one refreshed on every answer),
+        except on an answer a shared cache may keep (:data:`scorepad.web.caching.SHARED`: the
+        board's polls, the service worker, the manifest): the device's cookie (its id, its
+        CSRF token, its recent games) is not refreshed there unless the request changed it,
+        so such an answer is the same for everyone and a proxy may keep it."""
+        if has_request_context() and request.endpoint in SHARED and not session.modified:
+            return False
+        return super().should_set_cookie(app, session)
 
 
 DOCUMENT_ONLY_HEADERS = ("Content-Security-Policy", "X-Frame-Options", "Referrer-Policy", "Permissions-Policy")

@@ -82,6 +82,20 @@ def test_a_request_without_a_body_needs_no_content_type(client):
     assert response.status_code == 204
 
 
+def test_an_address_or_method_that_does_not_exist_says_so_before_the_body_type(client):
+    text = {"Content-Type": "text/plain"}
+    assert client.delete("/api/v1/games", data=GAME_BODY, headers=text).status_code == 405
+    assert client.post("/api/v1/no-such-thing", data=GAME_BODY, headers=text).status_code == 404
+
+
+def test_a_json_body_in_another_charset_is_refused(app, client):
+    body = json.dumps({**NEW_GAME, "title": "Café"}, ensure_ascii=False).encode("latin-1")
+    response = client.post("/api/v1/games", data=body, headers={"Content-Type": "application/json; charset=latin-1"})
+    assert response.status_code == 415
+    assert "charset=latin-1" in response.json["error"] and "UTF-8" in response.json["error"]
+    assert game_count(app) == 0
+
+
 def test_the_pages_forms_are_not_api_bodies(app, client):
     response = client.post("/presets/import", data={"text": json.dumps(preset_to_dict(BUILTIN["brader"]))})
     assert response.status_code == 303
@@ -236,6 +250,23 @@ def test_the_board_poll_stays_shareable_with_its_etag(client, urls):
     again = client.get(f"/b/{urls['view']}/live?layout=board&lang=en", headers={"If-None-Match": etag})
     assert again.status_code == 304
     assert again.headers["Cache-Control"] == "no-cache"
+
+
+def test_a_shareable_answer_sets_no_cookie_but_a_page_still_does(client, urls):
+    """The device has its cookie (the fixture saved a preset from this client): a page
+    refreshes it (the session is permanent), the board's poll and the public files do not,
+    so their answer is the same for every device and a proxy may keep it."""
+    assert "session=" in client.get("/").headers.get("Set-Cookie", "")
+    for url in (f"/b/{urls['view']}/live?layout=board&lang=en", "/sw.js", "/manifest.webmanifest", "/favicon.ico"):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert "Set-Cookie" not in response.headers, url
+
+
+def test_the_poll_of_a_board_that_is_not_there_is_private(client):
+    response = client.get("/b/no-such-board-token-of-32-chars-x/live?layout=board&lang=en")
+    assert response.status_code == 404
+    assert response.headers["Cache-Control"] == PRIVATE
 
 
 def test_api_answers_are_private(client, urls):

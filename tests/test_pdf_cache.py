@@ -130,6 +130,8 @@ def test_with_every_render_slot_taken_an_uncached_pdf_is_refused_with_retry_afte
     assert page.status_code == 503 and api.status_code == 503
     assert page.headers["Retry-After"] == "5" and api.headers["Retry-After"] == "5"
     assert "Versuche es in ein paar Sekunden noch einmal." in page.get_data(as_text=True)
+    # The page offers the same address again, besides the way back to the start.
+    assert f'<a class="btn btn-primary" href="{url}?">Erneut versuchen</a>' in page.get_data(as_text=True)
     assert api.json["error"] == "Many score sheets are being printed right now. Try again in a few seconds."
     assert pdfs(app) == []
     # The slots free again, the same request renders.

@@ -7,7 +7,7 @@ UPDATE in the creation's transaction. Counters start empty: the first day after 
 does not count the games started before it.
 
 Revision ID: a3c5e7f9b1d2
-Revises: a9c1e3f5b7d9
+Revises: f6b8d0e2a4c7
 Create Date: 2026-11-30 23:00:00
 
 """
@@ -17,7 +17,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "a3c5e7f9b1d2"
-down_revision = "a9c1e3f5b7d9"
+down_revision = "f6b8d0e2a4c7"
 branch_labels = None
 depends_on = None
 

@@ -16,7 +16,7 @@ stored (the code of the revision before would fail on every one of their links);
 backup taken before upgrading instead. An empty database downgrades.
 
 Revision ID: a9c1e3f5b7d9
-Revises: f6b8d0e2a4c7
+Revises: a3c5e7f9b1d2
 Create Date: 2026-11-30 23:00:00
 
 """
@@ -30,7 +30,7 @@ from scorepad.services import seal_view_token
 
 # revision identifiers, used by Alembic.
 revision = "a9c1e3f5b7d9"
-down_revision = "f6b8d0e2a4c7"
+down_revision = "a3c5e7f9b1d2"
 branch_labels = None
 depends_on = None
 

@@ -22,9 +22,9 @@ PRIVATE = "private, no-store"
 
 def mark_private(response: Response) -> Response:
     """``private, no-store`` on an answer without ``Cache-Control``, ``private`` added to
-    one with its own, unless its endpoint is in :data:`SHARED`."""
-    if request.endpoint in SHARED:
-        return response
+    one with its own, unless its endpoint is in :data:`SHARED` and it is no error."""
+    if request.endpoint in SHARED and response.status_code < 400:
+        return response  # (an error, e.g. the poll of a board that is gone, is private as any)
     if "Cache-Control" not in response.headers:
         response.headers["Cache-Control"] = PRIVATE
     elif not response.cache_control.private:

@@ -41,7 +41,9 @@ def error_response(
         response = jsonify(error=description, path=path)
     else:
         title, text = http_error_text(name or HTTP_STATUS_CODES.get(code, "Error"), description)
-        response = make_response(render_template("errors.html", code=code, name=title, description=text))
+        # A page that is only busy for now (503 with Retry-After) offers the same address again.
+        again = request.full_path if retry_after is not None and code == 503 and request.method == "GET" else None
+        response = make_response(render_template("errors.html", code=code, name=title, description=text, again=again))
     response.status_code = code
     if retry_after is not None:
         response.headers["Retry-After"] = str(retry_after)

@@ -119,16 +119,32 @@ def request_json() -> Any:
     return obj
 
 
+#: The methods whose body an API endpoint reads.
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+
+
 def refuse_other_bodies() -> Response | None:
     """415 ``{"error": …, "path": ""}`` for a request to the API (``/api/``) whose body is not
     declared JSON: ``application/json`` (a ``charset`` parameter is fine) or
     ``application/*+json``. A ``text/plain`` or form body is one that any web page can make
     a browser send to another site without asking it first (no CORS preflight): refusing it
     means no page elsewhere writes through the API in its visitor's name. A request without
-    a body (close, reopen, rematch, a DELETE) needs no Content-Type."""
-    if not request.path.startswith("/api/") or request.is_json or not request.get_data(cache=True):
+    a body (close, reopen, rematch, a DELETE) needs no Content-Type; nor does one whose
+    address or method does not exist (its 404 or 405 comes first), nor a GET. A ``charset``
+    other than UTF-8 is refused too: the body is read as UTF-8 (RFC 8259)."""
+    if (
+        not request.path.startswith("/api/")
+        or request.routing_exception is not None  # no such address or method: its 404 or 405 says so
+        or request.method not in BODY_METHODS
+        or not request.get_data(cache=True)
+    ):
+        return None
+    charset = request.mimetype_params.get("charset", "utf-8").lower()
+    if request.is_json and charset in ("utf-8", "utf8"):
         return None
     sent = request.mimetype[:100] or "no Content-Type"
+    if request.is_json:
+        sent = f"{sent}; charset={charset[:40]} (the API reads UTF-8 only)"
     return error_response(415, f"the body must be JSON sent with Content-Type: application/json, not {sent}", path="")
 
 
