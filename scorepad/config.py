@@ -75,8 +75,9 @@ class Config:
     # What remains possible: a script at the club's address can spend its "new" bucket (with
     # cookies of its own, which cost nothing to get) and so delay phones that have never
     # stored anything there, until the window ends; it cannot delay established phones. Each
-    # device it establishes costs one count of "new", so it fills the database with at most
-    # (established devices) x (their day's 200) games a day: 1000 devices a day per address.
+    # device it establishes costs one count of a "new" bucket (games' or presets'), so one
+    # address establishes at most 1000 + 300 devices a day, and what it stores is bounded by
+    # (established devices) x (a device's day: 200 games, 100 presets).
     LIMIT_BURST_WINDOW = timedelta(minutes=1)
     LIMIT_WINDOW = timedelta(hours=24)
     MAX_GAMES_PER_DEVICE_BURST = int(os.environ.get("MAX_GAMES_PER_DEVICE_BURST", "30"))

@@ -24,9 +24,10 @@ Whose count:
 What remains possible: a script can spend its address's "new" bucket (with device cookies of
 its own) and so delay phones that never stored anything at that address (a club's new
 phones) until the window ends; established phones it cannot delay. Each device it
-establishes costs it one count there, so the games stored from one address are bounded by
-its established devices times a device's day. A script on the API without a cookie spends
-only the "api" bucket.
+establishes costs it one count there (of the games' or the presets' bucket), so what one
+address stores is bounded by its established devices (at most the two "new" days' counts a
+day) times a device's day. A script on the API without a cookie spends only the "api"
+bucket.
 
 How it counts: each POST counts one creation per request, whatever it creates, so a request
 that starts many games at once (a club night's tables, issue #14) counts once. The counts
