@@ -344,7 +344,9 @@ def round_digest(row: StoredRound) -> str:
     :func:`replace_round` refuses the edit once the round is no longer that one."""
     at = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)  # SQLite: naive UTC
     recorded = at.astimezone(UTC).isoformat()
-    return request_digest([row.number, row.contract, row.trump, row.start_rank, row.outcome, row.doubles, recorded])[:16]
+    return request_digest([row.number, row.contract, row.trump, row.start_rank, row.outcome, row.doubles, recorded])[
+        :16
+    ]
 
 
 def replace_round(
@@ -366,9 +368,7 @@ def replace_round(
         raise
 
 
-def _replace_round(
-    stored: StoredGame, number: int, round_doc: Any, based_on: str | None
-) -> tuple[StoredRound, Game]:
+def _replace_round(stored: StoredGame, number: int, round_doc: Any, based_on: str | None) -> tuple[StoredRound, Game]:
     game = stored.to_game()
     if number == len(game.rounds) + 1:
         raise round_gone(number)
