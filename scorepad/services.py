@@ -11,7 +11,7 @@ import hmac
 import json
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -323,11 +323,16 @@ def round_gone(number: int) -> Conflict:
     return Conflict(N_("there is no round %(n)d any more: another phone undid it"), n=number)
 
 
-def round_changed(number: int) -> Conflict:
+class RoundChanged(Conflict):
+    """An edit of a round opened when the round was another one (:func:`round_changed`): HTTP
+    409 for the edit form, 412 for the API's ``If-Match``."""
+
+
+def round_changed(number: int) -> RoundChanged:
     """The refusal of an edit of round ``number`` opened when the round was another one (its
     :func:`round_digest` differs): another phone edited it meanwhile (saving this edit would
-    lose theirs), or undid it and recorded a round ``number`` again (HTTP 409)."""
-    return Conflict(
+    lose theirs), or undid it and recorded a round ``number`` again."""
+    return RoundChanged(
         N_(
             "round %(n)d is not the one you opened: another phone edited it, or undid it and recorded it again;"
             " your changes were not saved, so that theirs are not lost"
@@ -350,16 +355,16 @@ def round_digest(row: StoredRound) -> str:
 
 
 def replace_round(
-    stored: StoredGame, number: int, round_doc: Any, based_on: str | None = None
+    stored: StoredGame, number: int, round_doc: Any, based_on: str | Collection[str] | None = None
 ) -> tuple[StoredRound, Game]:
     """Replace round ``number`` (1-based) with ``round_doc``; later rounds are kept and
     their totals recompute. The declarer still declares each contract once. ``based_on``,
-    when given, is the :func:`round_digest` of the round the edit was opened on: the round
-    must still be that one (checked under the game's lock). Raises :class:`ScoringError`
-    (paths relative to the round), :class:`Conflict` — :func:`round_gone` for the round
-    after the last (undone meanwhile), :func:`round_changed` for a round that is no longer
-    ``based_on`` — or ``LookupError`` for another round that does not exist (nothing changed
-    in any case)."""
+    when given, is the :func:`round_digest` of the round the edit was opened on (or several,
+    any of which will do: an ``If-Match`` header's ETags): the round must still be that one
+    (checked under the game's lock). Raises :class:`ScoringError` (paths relative to the
+    round), :class:`Conflict` — :func:`round_gone` for the round after the last (undone
+    meanwhile), :class:`RoundChanged` for a round that is no longer ``based_on`` — or
+    ``LookupError`` for another round that does not exist (nothing changed in any case)."""
     _lock_game(stored)
     try:
         return _replace_round(stored, number, round_doc, based_on)
@@ -368,7 +373,9 @@ def replace_round(
         raise
 
 
-def _replace_round(stored: StoredGame, number: int, round_doc: Any, based_on: str | None) -> tuple[StoredRound, Game]:
+def _replace_round(
+    stored: StoredGame, number: int, round_doc: Any, based_on: str | Collection[str] | None
+) -> tuple[StoredRound, Game]:
     game = stored.to_game()
     if number == len(game.rounds) + 1:
         raise round_gone(number)
@@ -376,8 +383,11 @@ def _replace_round(stored: StoredGame, number: int, round_doc: Any, based_on: st
         raise LookupError(number)
     index = number - 1
     row = stored.rounds[index]
-    if based_on is not None and not hmac.compare_digest(based_on.encode(), round_digest(row).encode()):
-        raise round_changed(number)
+    if based_on is not None:
+        digest = round_digest(row).encode()
+        accepted = (based_on,) if isinstance(based_on, str) else based_on
+        if not any(hmac.compare_digest(tag.encode(), digest) for tag in accepted):
+            raise round_changed(number)
     rnd = parse_replacement(game, index, round_doc)
     rounds = game.rounds[:index] + (rnd,) + game.rounds[index + 1 :]
     doc = stored.document()

@@ -281,6 +281,37 @@ def test_an_edit_still_saves_after_a_refused_field_and_by_the_api_without_a_dige
     assert stored_rounds(app, edit)[0]["outcome"] == {"penultimate": 3, "last": 3}
 
 
+def test_the_api_answers_a_rounds_etag_and_its_if_match_refuses_a_changed_round(app, client):
+    """Phone A and phone B hold the ETag of round 1 as saved (Anne declared No Queens, one
+    queen to Anne and Cath, two to Diana); B moves Anne's queen to Beth; A's PUT, made on the
+    round before B's, gets 412 and B's round stays."""
+    game = create(client, NEW_GAME)
+    saved = post_round(client, game, WORKED_NO_QUEENS)
+    assert saved.status_code == 201
+    etag = saved.headers["ETag"]
+    assert re.fullmatch(r'"[0-9a-f]{16}"', etag)
+    assert opened(client, game["edit_token"], 1) == etag.strip('"')  # the edit form's based_on is the ETag
+    b_round = {**WORKED_NO_QUEENS, "outcome": {"queens": [0, 1, 1, 2]}}
+    b_saves = put_round_if(client, game, b_round, etag)
+    assert b_saves.status_code == 200
+    assert b_saves.headers["ETag"] not in ("", etag)
+    a_saves = put_round_if(client, game, {**WORKED_NO_QUEENS, "outcome": {"queens": [2, 0, 0, 2]}}, etag)
+    assert a_saves.status_code == 412
+    assert a_saves.json["error"] == CHANGED % 1
+    weak = put_round_if(client, game, WORKED_NO_QUEENS, "W/" + b_saves.headers["ETag"])  # If-Match compares strongly
+    assert weak.status_code == 412
+    assert stored_rounds(app, game["edit_token"]) == [b_round]
+    both = put_round_if(client, game, WORKED_NO_QUEENS, f"{etag}, {b_saves.headers['ETag']}")  # any one will do
+    assert both.status_code == 200
+    assert put_round_if(client, game, b_round, "*").status_code == 200  # any round that is there
+    assert stored_rounds(app, game["edit_token"]) == [b_round]
+
+
+def put_round_if(client, game: dict, round_doc: dict, if_match: str):
+    headers = {**auth(game["edit_token"]), "If-Match": if_match}
+    return client.put(f"/api/v1/games/{game['id']}/rounds/1", json=round_doc, headers=headers)
+
+
 # -- Cache-Control -----------------------------------------------------------------------------
 
 PRIVATE = "private, no-store"
