@@ -22,6 +22,12 @@ CHANGED = (
     "round %d is not the one you opened: another phone edited it, or undid it and recorded it again;"
     " your changes were not saved, so that theirs are not lost"
 )
+#: The same on the game page, begun with a capital letter as its other messages are.
+GONE_PAGE = "There is no round %d any more: another phone undid it"
+CHANGED_PAGE = (
+    "Round %d is not the one you opened: another phone edited it, or undid it and recorded it again;"
+    " your changes were not saved, so that theirs are not lost"
+)
 
 
 def preset_count(app) -> int:
@@ -177,8 +183,7 @@ def test_an_edit_of_a_round_undone_meanwhile_gets_the_apis_409(app, client):
     api = client.put(f"/api/v1/games/{game_id}/rounds/3", json=ROUNDS[2], headers=auth(edit))
     assert api.status_code == 409
     assert api.json["error"] == GONE % 3
-    assert api.json["error"] in html
-    assert 'data-refusal="conflict"' in html
+    assert 'data-refusal="conflict">' + GONE_PAGE % 3 in html  # the API's message, as a sentence
     with app.app_context():
         assert len(services.find_by_token(edit)[0].rounds) == 2  # nothing stored
 
@@ -229,7 +234,7 @@ def test_a_stale_edit_of_a_round_undone_and_recorded_again_is_refused(app, clien
     response = client.post(f"/g/{edit}/rounds/1/edit", data=stale)
     assert response.status_code == 409
     html = response.get_data(as_text=True)
-    assert 'data-refusal="conflict">' + CHANGED % 1 in html
+    assert 'data-refusal="conflict">' + CHANGED_PAGE % 1 in html
     assert stored_rounds(app, edit) == [again]  # B's round, untouched
 
 
@@ -240,7 +245,7 @@ def test_an_edit_of_a_round_undone_with_the_one_after_it_gets_the_409(app, clien
         assert client.post(f"/g/{edit}/rounds/undo", data={"number": number}).status_code == 303
     response = client.post(f"/g/{edit}/rounds/2/edit", data={**form_of(ROUNDS[1]), "based_on": based_on})
     assert response.status_code == 409
-    assert 'data-refusal="conflict">' + GONE % 2 in response.get_data(as_text=True)
+    assert 'data-refusal="conflict">' + GONE_PAGE % 2 in response.get_data(as_text=True)
     assert stored_rounds(app, edit) == [ROUNDS[0]]
     assert client.get(f"/g/{edit}/rounds/2/edit").status_code == 404  # a GET of it is still a 404
 
@@ -258,7 +263,7 @@ def test_the_second_of_two_phones_editing_one_round_is_refused(app, client):
     response = client.post(f"/g/{edit}/rounds/1/edit", data=a_saves)
     assert response.status_code == 409
     html = response.get_data(as_text=True)
-    assert CHANGED % 1 in html and "another phone edited it" in html
+    assert CHANGED_PAGE % 1 in html
     assert stored_rounds(app, edit) == [{**ROUNDS[0], "outcome": {"penultimate": 1, "last": 1}}, ROUNDS[1]]
 
 

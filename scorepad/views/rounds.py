@@ -44,8 +44,10 @@ def game_page(stored: StoredGame, token: str, status: int = 200, **kwargs: Any):
 
 def conflict_page(stored: StoredGame, token: str, conflict: services.Conflict):
     """The game page with status 409 and why the change was refused (data-refusal
-    ``conflict``)."""
-    return game_page(stored, token, 409, message=engine_text(conflict.template, **conflict.params))
+    ``conflict``), above the game as it is now. The message is the API's, begun with a
+    capital letter as the page's other messages are."""
+    message = engine_text(conflict.template, **conflict.params)
+    return game_page(stored, token, 409, message=message[:1].upper() + message[1:])
 
 
 def after_change(stored: StoredGame, token: str):
