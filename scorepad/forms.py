@@ -189,6 +189,9 @@ class RoundForm(NumberedForm):
     # The idempotency key of this save (offline.js makes one per round entered): a retry
     # with the same key gets the round already stored, never a second one.
     client_key = HiddenField()
+    # The edit form only: the round as it was when the form was opened (services.round_digest); the
+    # save is refused if another phone changed, or undid and recorded again, that round meanwhile.
+    based_on = HiddenField()
     trump = RadioField(
         _l("Trump suit (optional)"), choices=[SelectChoice(s) for s in TRUMP_SUITS], validators=[Optional()]
     )

@@ -11,9 +11,9 @@ import hmac
 import json
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import current_app
@@ -317,39 +317,82 @@ def record_round(
 
 
 def round_gone(number: int) -> Conflict:
-    """The refusal of an edit of round ``number`` when the game has one round fewer: the
-    round was undone, by another phone in an edit/undo race (HTTP 409, for the API and the
-    edit form alike)."""
-    return Conflict(N_("there is no round %(n)d now: another phone may have undone it; reload to see it"), n=number)
+    """The refusal of an edit of round ``number`` when the game has no such round any more:
+    another phone undid it since the edit was opened, an edit/undo race (HTTP 409, for the
+    API and the edit form alike)."""
+    return Conflict(N_("there is no round %(n)d any more: another phone undid it"), n=number)
 
 
-def replace_round(stored: StoredGame, number: int, round_doc: Any) -> tuple[StoredRound, Game]:
+class RoundChanged(Conflict):
+    """An edit of a round opened when the round was another one (:func:`round_changed`): HTTP
+    409 for the edit form, 412 for the API's ``If-Match``."""
+
+
+def round_changed(number: int) -> RoundChanged:
+    """The refusal of an edit of round ``number`` opened when the round was another one (its
+    :func:`round_digest` differs): another phone edited it meanwhile (saving this edit would
+    lose theirs), or undid it and recorded a round ``number`` again."""
+    return RoundChanged(
+        N_(
+            "round %(n)d is not the one you opened: another phone edited it, or undid it and recorded it again;"
+            " your changes were not saved, so that theirs are not lost"
+        ),
+        n=number,
+    )
+
+
+def round_digest(row: StoredRound) -> str:
+    """A short digest (16 hex digits) of round ``row`` as stored: its number, contract, trump
+    suit or starting rank, outcome, doubles and when it was recorded (``created_at``, which
+    tells a round undone and recorded again the same apart; the row's id does not, as SQLite
+    may give a deleted row's id again). The edit form carries it from when it was opened, and
+    :func:`replace_round` refuses the edit once the round is no longer that one."""
+    at = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)  # SQLite: naive UTC
+    recorded = at.astimezone(UTC).isoformat()
+    return request_digest([row.number, row.contract, row.trump, row.start_rank, row.outcome, row.doubles, recorded])[
+        :16
+    ]
+
+
+def replace_round(
+    stored: StoredGame, number: int, round_doc: Any, based_on: str | Collection[str] | None = None
+) -> tuple[StoredRound, Game]:
     """Replace round ``number`` (1-based) with ``round_doc``; later rounds are kept and
-    their totals recompute. The declarer still declares each contract once. Raises
-    :class:`ScoringError` (paths relative to the round), :func:`round_gone`'s
-    :class:`Conflict` for the round after the last (undone meanwhile) or ``LookupError``
-    for another round that does not exist (nothing changed in any case)."""
+    their totals recompute. The declarer still declares each contract once. ``based_on``,
+    when given, is the :func:`round_digest` of the round the edit was opened on (or several,
+    any of which will do: an ``If-Match`` header's ETags): the round must still be that one
+    (checked under the game's lock). Raises :class:`ScoringError` (paths relative to the
+    round), :class:`Conflict` — :func:`round_gone` for the round after the last (undone
+    meanwhile), :class:`RoundChanged` for a round that is no longer ``based_on`` — or
+    ``LookupError`` for another round that does not exist (nothing changed in any case)."""
     _lock_game(stored)
     try:
-        return _replace_round(stored, number, round_doc)
+        return _replace_round(stored, number, round_doc, based_on)
     except (ScoringError, LookupError, Conflict):
         db.session.rollback()  # end the transaction: release the lock
         raise
 
 
-def _replace_round(stored: StoredGame, number: int, round_doc: Any) -> tuple[StoredRound, Game]:
+def _replace_round(
+    stored: StoredGame, number: int, round_doc: Any, based_on: str | Collection[str] | None
+) -> tuple[StoredRound, Game]:
     game = stored.to_game()
     if number == len(game.rounds) + 1:
         raise round_gone(number)
     if not 1 <= number <= len(game.rounds):
         raise LookupError(number)
     index = number - 1
+    row = stored.rounds[index]
+    if based_on is not None:
+        digest = round_digest(row).encode()
+        accepted = (based_on,) if isinstance(based_on, str) else based_on
+        if not any(hmac.compare_digest(tag.encode(), digest) for tag in accepted):
+            raise round_changed(number)
     rnd = parse_replacement(game, index, round_doc)
     rounds = game.rounds[:index] + (rnd,) + game.rounds[index + 1 :]
     doc = stored.document()
     doc["rounds"] = [round_to_dict(r) for r in rounds]
     new_game = parse_game(doc, stored=True)  # later rounds stay valid (the check above keeps contracts unique)
-    row = stored.rounds[index]
     row.assign(round_to_dict(rnd))
     _commit_round(stored)
     return row, new_game

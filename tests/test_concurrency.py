@@ -201,7 +201,7 @@ def test_two_phones_saving_the_same_round_form_store_it_once(app, server):
         statuses = sorted(status for status, _, _ in results)
         assert statuses == [303, 409], [(s, d[-300:]) for s, _, d in results]
         page = next(d.decode() for s, _, d in results if s == 409)
-        assert f"another phone saved round {n} first" in page
+        assert f"Another phone saved round {n} first" in page
     assert stored_rounds(app, game_id) == list(range(1, 8))
 
 

@@ -3,6 +3,7 @@ imports with a UTF-8 byte order mark, the edit/undo race's 409, and Cache-Contro
 
 import io
 import json
+import re
 
 import pytest
 
@@ -15,6 +16,18 @@ from tests.test_rounds import ROUNDS, form_of, import_game
 
 BOM = b"\xef\xbb\xbf"
 GAME_BODY = json.dumps(NEW_GAME).encode()
+#: The edit/undo race's refusals (services.round_gone, services.round_changed), worded for a round number.
+GONE = "there is no round %d any more: another phone undid it"
+CHANGED = (
+    "round %d is not the one you opened: another phone edited it, or undid it and recorded it again;"
+    " your changes were not saved, so that theirs are not lost"
+)
+#: The same on the game page, begun with a capital letter as its other messages are.
+GONE_PAGE = "There is no round %d any more: another phone undid it"
+CHANGED_PAGE = (
+    "Round %d is not the one you opened: another phone edited it, or undid it and recorded it again;"
+    " your changes were not saved, so that theirs are not lost"
+)
 
 
 def preset_count(app) -> int:
@@ -183,9 +196,8 @@ def test_an_edit_of_a_round_undone_meanwhile_gets_the_apis_409(app, client):
     html = response.get_data(as_text=True)
     api = client.put(f"/api/v1/games/{game_id}/rounds/3", json=ROUNDS[2], headers=auth(edit))
     assert api.status_code == 409
-    assert api.json["error"] == "there is no round 3 now: another phone may have undone it; reload to see it"
-    assert api.json["error"] in html
-    assert 'data-refusal="conflict"' in html
+    assert api.json["error"] == GONE % 3
+    assert 'data-refusal="conflict">' + GONE_PAGE % 3 in html  # the API's message, as a sentence
     with app.app_context():
         assert len(services.find_by_token(edit)[0].rounds) == 2  # nothing stored
 
@@ -194,6 +206,129 @@ def test_an_edit_of_a_round_that_never_was_is_still_404(app, client):
     edit, _ = import_game(app, rounds=3)
     assert client.post(f"/g/{edit}/rounds/9/edit", data=form_of(ROUNDS[2])).status_code == 404
     assert client.get(f"/g/{edit}/rounds/4/edit").status_code == 404
+
+
+def opened(client, edit: str, number: int) -> str:
+    """Open the edit form of round ``number``: its ``based_on`` digest (the round as it was)."""
+    response = client.get(f"/g/{edit}/rounds/{number}/edit")
+    assert response.status_code == 200
+    match = re.search(r'<input type="hidden" name="based_on" value="([0-9a-f]{16})">', response.get_data(as_text=True))
+    assert match, "the edit form carries no based_on"
+    return match.group(1)
+
+
+def stored_rounds(app, edit: str) -> list[dict]:
+    with app.app_context():
+        return [row.document() for row in services.find_by_token(edit)[0].rounds]
+
+
+def game_id_of(app, edit: str) -> int:
+    with app.app_context():
+        return services.find_by_token(edit)[0].id
+
+
+# Round 1 of the example (no-last-two, Élodie declares) as another phone records it after an undo:
+# No Queens, Anne and Marc took two queens each (the same declarer, the doubles of round 3 legal too).
+NO_QUEENS_AGAIN = {"contract": "no-queens", "doubles": [[1, 0]], "outcome": {"queens": [0, 2, 0, 2]}}
+
+
+@pytest.mark.parametrize("again", [NO_QUEENS_AGAIN, ROUNDS[0]], ids=["another-contract", "the-same-round"])
+def test_a_stale_edit_of_a_round_undone_and_recorded_again_is_refused(app, client, again):
+    """The adversarial run: phone A opens round 1's edit; phone B undoes round 1 and records a
+    new round 1 (another contract, or the very same round: only when it was recorded differs);
+    A's save must not replace B's round."""
+    edit, _ = import_game(app, rounds=1)
+    based_on = opened(client, edit, 1)
+    assert client.post(f"/g/{edit}/rounds/undo", data={"number": "1"}).status_code == 303
+    recorded = client.post(
+        f"/api/v1/games/{game_id_of(app, edit)}/rounds", json={**again, "number": 1}, headers=auth(edit)
+    )
+    assert recorded.status_code == 201
+    stale = {**form_of(ROUNDS[0]), "penultimate": "3", "last": "3", "based_on": based_on}
+    response = client.post(f"/g/{edit}/rounds/1/edit", data=stale)
+    assert response.status_code == 409
+    html = response.get_data(as_text=True)
+    assert 'data-refusal="conflict">' + CHANGED_PAGE % 1 in html
+    assert stored_rounds(app, edit) == [again]  # B's round, untouched
+
+
+def test_an_edit_of_a_round_undone_with_the_one_after_it_gets_the_409(app, client):
+    edit, _ = import_game(app, rounds=3)
+    based_on = opened(client, edit, 2)
+    for number in ("3", "2"):  # another phone undoes two rounds
+        assert client.post(f"/g/{edit}/rounds/undo", data={"number": number}).status_code == 303
+    response = client.post(f"/g/{edit}/rounds/2/edit", data={**form_of(ROUNDS[1]), "based_on": based_on})
+    assert response.status_code == 409
+    assert 'data-refusal="conflict">' + GONE_PAGE % 2 in response.get_data(as_text=True)
+    assert stored_rounds(app, edit) == [ROUNDS[0]]
+    assert client.get(f"/g/{edit}/rounds/2/edit").status_code == 404  # a GET of it is still a 404
+
+
+def test_the_second_of_two_phones_editing_one_round_is_refused(app, client):
+    """A lost update: both phones open round 1 (no-last-two: Élodie took both last tricks);
+    phone B saves Anne taking them; phone A's save, based on the round before B's, is refused."""
+    edit, _ = import_game(app, rounds=2)
+    phone_a = opened(client, edit, 1)
+    phone_b = opened(client, edit, 1)
+    assert phone_a == phone_b
+    b_saves = {**form_of(ROUNDS[0]), "penultimate": "1", "last": "1", "based_on": phone_b}
+    assert client.post(f"/g/{edit}/rounds/1/edit", data=b_saves).status_code == 303
+    a_saves = {**form_of(ROUNDS[0]), "penultimate": "2", "last": "3", "based_on": phone_a}
+    response = client.post(f"/g/{edit}/rounds/1/edit", data=a_saves)
+    assert response.status_code == 409
+    html = response.get_data(as_text=True)
+    assert CHANGED_PAGE % 1 in html
+    assert stored_rounds(app, edit) == [{**ROUNDS[0], "outcome": {"penultimate": 1, "last": 1}}, ROUNDS[1]]
+
+
+def test_an_edit_still_saves_after_a_refused_field_and_by_the_api_without_a_digest(app, client):
+    edit, _ = import_game(app, rounds=2)
+    based_on = opened(client, edit, 1)
+    assert 'name="based_on"' not in client.get(f"/g/{edit}/rounds/new?contract=no-tricks").get_data(as_text=True)
+    refused = client.post(f"/g/{edit}/rounds/1/edit", data={**form_of(ROUNDS[0]), "last": "", "based_on": based_on})
+    assert refused.status_code == 422
+    assert f'name="based_on" value="{based_on}"' in refused.get_data(as_text=True)  # kept for the next try
+    saved = client.post(f"/g/{edit}/rounds/1/edit", data={**form_of(ROUNDS[0]), "last": "2", "based_on": based_on})
+    assert saved.status_code == 303
+    assert opened(client, edit, 1) != based_on  # the round changed: so does its digest
+    api = client.put(
+        f"/api/v1/games/{game_id_of(app, edit)}/rounds/1",
+        json={**ROUNDS[0], "outcome": {"penultimate": 3, "last": 3}},
+        headers=auth(edit),
+    )
+    assert api.status_code == 200
+    assert stored_rounds(app, edit)[0]["outcome"] == {"penultimate": 3, "last": 3}
+
+
+def test_the_api_answers_a_rounds_etag_and_its_if_match_refuses_a_changed_round(app, client):
+    """Phone A and phone B hold the ETag of round 1 as saved (Anne declared No Queens, one
+    queen to Anne and Cath, two to Diana); B moves Anne's queen to Beth; A's PUT, made on the
+    round before B's, gets 412 and B's round stays."""
+    game = create(client, NEW_GAME)
+    saved = post_round(client, game, WORKED_NO_QUEENS)
+    assert saved.status_code == 201
+    etag = saved.headers["ETag"]
+    assert re.fullmatch(r'"[0-9a-f]{16}"', etag)
+    assert opened(client, game["edit_token"], 1) == etag.strip('"')  # the edit form's based_on is the ETag
+    b_round = {**WORKED_NO_QUEENS, "outcome": {"queens": [0, 1, 1, 2]}}
+    b_saves = put_round_if(client, game, b_round, etag)
+    assert b_saves.status_code == 200
+    assert b_saves.headers["ETag"] not in ("", etag)
+    a_saves = put_round_if(client, game, {**WORKED_NO_QUEENS, "outcome": {"queens": [2, 0, 0, 2]}}, etag)
+    assert a_saves.status_code == 412
+    assert a_saves.json["error"] == CHANGED % 1
+    weak = put_round_if(client, game, WORKED_NO_QUEENS, "W/" + b_saves.headers["ETag"])  # If-Match compares strongly
+    assert weak.status_code == 412
+    assert stored_rounds(app, game["edit_token"]) == [b_round]
+    both = put_round_if(client, game, WORKED_NO_QUEENS, f"{etag}, {b_saves.headers['ETag']}")  # any one will do
+    assert both.status_code == 200
+    assert put_round_if(client, game, b_round, "*").status_code == 200  # any round that is there
+    assert stored_rounds(app, game["edit_token"]) == [b_round]
+
+
+def put_round_if(client, game: dict, round_doc: dict, if_match: str):
+    headers = {**auth(game["edit_token"]), "If-Match": if_match}
+    return client.put(f"/api/v1/games/{game['id']}/rounds/1", json=round_doc, headers=headers)
 
 
 # -- Cache-Control -----------------------------------------------------------------------------

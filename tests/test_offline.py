@@ -88,7 +88,7 @@ def test_a_new_key_for_a_round_already_saved_is_a_conflict(app, client):
     client.post(f"/g/{edit}/rounds", data=form_of(ROUNDS[0], number="1", client_key=KEY))
     other_phone = client.post(f"/g/{edit}/rounds", data=form_of(ROUNDS[0], number="1", client_key="other-phone-key"))
     assert other_phone.status_code == 409
-    assert "another phone saved round 1 first" in other_phone.get_data(as_text=True)
+    assert "Another phone saved round 1 first" in other_phone.get_data(as_text=True)
     assert len(stored_rounds(app, game_id)) == 1
 
 
@@ -108,7 +108,7 @@ def test_the_outbox_resend_gets_plain_answers_it_can_read(app, client):
     assert other.status_code == 409
     live = html[html.index('<div id="game_live">') + len('<div id="game_live">') :].lstrip()
     refusal = re.match(r'<p [^>]*data-refusal="[a-z]+"[^>]*>([^<]*)</p>', live)
-    assert refusal and "another phone saved round 1 first" in refusal.group(1)
+    assert refusal and "Another phone saved round 1 first" in refusal.group(1)
     assert 'id="round-1"' in html  # the game as the server has it
     too_many = form_of(ROUNDS[1], number="2", client_key="third-key") | {"hearts-0": "13"}  # 13 + the others' > 13
     wrong = client.post(f"/g/{edit}/rounds", data=too_many)
@@ -255,7 +255,7 @@ def test_a_form_retry_of_an_undone_round_is_a_conflict_the_outbox_shows(app, cli
     # What outbox.js reads: the first [data-refusal] of the page, marked a conflict.
     refusal = re.search(r'<p [^>]*data-refusal="([a-z]+)"[^>]*>([^<]*)</p>', html)
     assert refusal and refusal.group(1) == "conflict"
-    assert refusal.group(2).strip() == "this round was saved, then undone; it is not saved again"
+    assert refusal.group(2).strip() == "This round was saved, then undone; it is not saved again"
     assert stored_rounds(app, game_id) == []
 
 

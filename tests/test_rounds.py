@@ -405,7 +405,7 @@ def test_an_undo_of_an_earlier_round_is_a_conflict(app, client):
     edit, _ = import_game(app, rounds=2)
     response = client.post(f"/g/{edit}/rounds/undo", data={"number": "1"})
     assert response.status_code == 409
-    assert 'data-refusal="conflict">only the last round (2) can be deleted' in response.get_data(as_text=True)
+    assert 'data-refusal="conflict">Only the last round (2) can be deleted' in response.get_data(as_text=True)
 
 
 def test_a_contract_already_declared_is_an_invalid_refusal(app, client):

@@ -396,4 +396,4 @@ def test_a_conflict_from_another_phone_is_told_in_the_language(app, client):
     form = {**form_of(data["game"]["rounds"][9]), "number": "10"}  # round 10 is already saved
     response = client.post(f"/g/{edit}/rounds", data=form, headers={"Accept-Language": "de"})
     assert response.status_code == 409
-    assert "ein anderes Handy hat Runde 10 zuerst gespeichert" in response.get_data(as_text=True)
+    assert "Ein anderes Handy hat Runde 10 zuerst gespeichert" in response.get_data(as_text=True)

@@ -11,7 +11,7 @@ from flask import Blueprint, Response, jsonify, request, send_from_directory, ur
 from .. import services
 from ..extensions import csrf
 from ..scoring import Game, ScoringError, export_game
-from ..services import StoredGame
+from ..services import StoredGame, StoredRound
 from ..web.device import creator
 from ..web.errors import error_response
 from ..web.json_input import request_json
@@ -106,7 +106,7 @@ def record_round(game_id: int):
     try:
         row, game = services.record_round(stored, doc, number, client_key, digest)
     except services.Replayed as replay:
-        response = jsonify(round_export(stored, replay.row.number))
+        response = with_etag(jsonify(round_export(stored, replay.row.number)), replay.row)
         response.headers["Idempotent-Replayed"] = "true"
         return response
     except services.KeyReused as exc:
@@ -115,14 +115,30 @@ def record_round(game_id: int):
         return error_response(422, exc.message, path=exc.path)
     except services.Conflict as exc:
         return error_response(409, exc.message)
-    response = jsonify(round_export(game, row.number))
+    response = with_etag(jsonify(round_export(game, row.number)), row)
     response.status_code = 201
+    return response
+
+
+def if_match() -> tuple[str, ...] | None:
+    """The round ETags (:func:`scorepad.services.round_digest`) an ``If-Match`` header accepts:
+    its strong ones (none for weak ones only: If-Match compares strongly); None without the
+    header or with ``*`` (any round that is there)."""
+    if "If-Match" not in request.headers or request.if_match.star_tag:
+        return None
+    return tuple(request.if_match.as_set())
+
+
+def with_etag(response: Response, row: StoredRound) -> Response:
+    """``response`` with the round's ETag: what a later PUT's ``If-Match`` names."""
+    response.set_etag(services.round_digest(row))
     return response
 
 
 @bp.put("/games/<int:game_id>/rounds/<int:number>")
 def replace_round(game_id: int, number: int):
-    """Replace an earlier round; later totals recompute."""
+    """Replace an earlier round; later totals recompute. With ``If-Match`` (the round's ETag,
+    from the answer that stored it), a round changed since is a 412, nothing changed."""
     stored = api_game(game_id, write=True)
     doc = body()
     sent = doc.get("number", number) if isinstance(doc, dict) else number
@@ -131,14 +147,16 @@ def replace_round(game_id: int, number: int):
     if isinstance(doc, dict):
         doc.pop("number", None)
     try:
-        _, game = services.replace_round(stored, number, doc)
+        row, game = services.replace_round(stored, number, doc, if_match())
     except LookupError:
         return error_response(404, f"there is no round {number}")
     except ScoringError as exc:
         return error_response(422, exc.message, path=exc.path)
+    except services.RoundChanged as exc:
+        return error_response(412, exc.message)
     except services.Conflict as exc:
         return error_response(409, exc.message)
-    return jsonify(round_export(game, number))
+    return with_etag(jsonify(round_export(game, number)), row)
 
 
 @bp.delete("/games/<int:game_id>/rounds/<int:number>")

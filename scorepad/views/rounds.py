@@ -44,8 +44,10 @@ def game_page(stored: StoredGame, token: str, status: int = 200, **kwargs: Any):
 
 def conflict_page(stored: StoredGame, token: str, conflict: services.Conflict):
     """The game page with status 409 and why the change was refused (data-refusal
-    ``conflict``)."""
-    return game_page(stored, token, 409, message=engine_text(conflict.template, **conflict.params))
+    ``conflict``), above the game as it is now. The message is the API's, begun with a
+    capital letter as the page's other messages are."""
+    message = engine_text(conflict.template, **conflict.params)
+    return game_page(stored, token, 409, message=message[:1].upper() + message[1:])
 
 
 def after_change(stored: StoredGame, token: str):
@@ -193,12 +195,15 @@ def preview(token: str):
 
 def round_at(stored: StoredGame, token: str, number: int) -> Game:
     """The engine's game of ``stored``; 404 when it has no round ``number`` (1-based). A
-    POST of the form of the round after the last (another phone undid it since the form was
+    POST of the edit form of a round that is gone (another phone undid it since the form was
     opened: an edit/undo race) gets the game page with status 409 and the API's message
-    (:func:`scorepad.services.round_gone`)."""
+    (:func:`scorepad.services.round_gone`). The form was opened on a round when it carries
+    the round's digest (``based_on``); without it (a client of its own), only the round after
+    the last counts as undone, as for the API."""
     game = stored.to_game()
     if not 1 <= number <= len(game.rounds):
-        if request.method == "POST" and number == len(game.rounds) + 1:
+        opened = request.method == "POST" and (request.form.get("based_on") or number == len(game.rounds) + 1)
+        if opened and 1 <= number <= game.preset.round_count:
             abort(conflict_page(stored, token, services.round_gone(number)))
         abort(404)
     return game
@@ -267,12 +272,12 @@ def edit(token: str, number: int):
             document = form.round_document(preset, game.players)
             if document is not None:
                 try:
-                    services.replace_round(stored, number, document)
+                    services.replace_round(stored, number, document, form.based_on.data or None)
                 except ScoringError as exc:
                     form.add_engine_error(exc.path, error_text(exc))
-                except LookupError:
-                    abort(404)
-                except services.Conflict as exc:  # undone between the check above and the save
+                except LookupError:  # undone (more than the last round) between the check above and the save
+                    return conflict_page(stored, token, services.round_gone(number))
+                except services.Conflict as exc:  # undone, changed or recorded again since the form was opened
                     return conflict_page(stored, token, exc)
                 else:
                     return redirect(url_for("games.scorer", token=token) + f"#round-{number}", 303)
@@ -282,4 +287,5 @@ def edit(token: str, number: int):
         contract = contract if contract in free else rnd.contract
         declarer = declarer_of(preset, game.first_declarer, number - 1)
         form = RoundForm(data=RoundForm.data_of(rnd, contract, preset, declarer))
+        form.based_on.data = services.round_digest(stored.rounds[number - 1])
     return render_edit(stored, token, game, number, form, contract, status)

@@ -209,7 +209,7 @@ def test_a_waiting_round_the_game_moved_past_is_shown_and_saved_as_the_next(
     page = phone
     game_id = wait_offline_then_conflict(app, network, live_server, page)
     item = page.locator("#outbox .outbox-item")
-    expect(item.locator(".outbox-message")).to_contain_text("another phone saved round 1 first")
+    expect(item.locator(".outbox-message")).to_contain_text("Another phone saved round 1 first")
     # What the scorer entered and what the server has now, side by side.
     expect(item.locator(".outbox-compare")).to_contain_text("You entered")
     expect(item.locator(".outbox-compare")).to_contain_text("Now on the server")
@@ -288,7 +288,7 @@ def test_a_retry_of_a_round_undone_meanwhile_shows_the_conflict_card(app, live_s
     lost.cut = False
     outbox.get_by_role("button", name="Try now").tap()
     expect(outbox.locator(".outbox-state")).to_have_text("Not saved: the game changed meanwhile")
-    expect(outbox.locator(".outbox-message")).to_have_text("this round was saved, then undone; it is not saved again")
+    expect(outbox.locator(".outbox-message")).to_have_text("This round was saved, then undone; it is not saved again")
     assert rounds_of(app, game_id) == []
 
     outbox.get_by_role("button", name="Save it as round 1").tap()
