@@ -323,6 +323,15 @@ def round_gone(number: int) -> Conflict:
     return Conflict(N_("there is no round %(n)d any more: another phone undid it"), n=number)
 
 
+def round_unanchored(number: int) -> Conflict:
+    """The refusal of an edit form's save of round ``number`` that does not say which round
+    it was opened on (no ``based_on``: a page opened before edits carried it, or a client of
+    its own): saving it could overwrite a round another phone recorded since (HTTP 409)."""
+    return Conflict(
+        N_("open round %(n)d’s edit form again: this one does not say which round it was opened on"), n=number
+    )
+
+
 class RoundChanged(Conflict):
     """An edit of a round opened when the round was another one (:func:`round_changed`): HTTP
     409 for the edit form, 412 for the API's ``If-Match``."""

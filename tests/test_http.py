@@ -12,7 +12,7 @@ from scorepad.models import StoredPreset
 from scorepad.scoring import BUILTIN, preset_to_dict
 from tests.test_api import NEW_GAME, WORKED_NO_QUEENS, auth, create, game_count, post_round
 from tests.test_presets import saved_id
-from tests.test_rounds import ROUNDS, form_of, import_game
+from tests.test_rounds import ROUNDS, form_of, import_game, opened
 
 BOM = b"\xef\xbb\xbf"
 GAME_BODY = json.dumps(NEW_GAME).encode()
@@ -208,15 +208,6 @@ def test_an_edit_of_a_round_that_never_was_is_still_404(app, client):
     assert client.get(f"/g/{edit}/rounds/4/edit").status_code == 404
 
 
-def opened(client, edit: str, number: int) -> str:
-    """Open the edit form of round ``number``: its ``based_on`` digest (the round as it was)."""
-    response = client.get(f"/g/{edit}/rounds/{number}/edit")
-    assert response.status_code == 200
-    match = re.search(r'<input type="hidden" name="based_on" value="([0-9a-f]{16})">', response.get_data(as_text=True))
-    assert match, "the edit form carries no based_on"
-    return match.group(1)
-
-
 def stored_rounds(app, edit: str) -> list[dict]:
     with app.app_context():
         return [row.document() for row in services.find_by_token(edit)[0].rounds]
@@ -225,6 +216,18 @@ def stored_rounds(app, edit: str) -> list[dict]:
 def game_id_of(app, edit: str) -> int:
     with app.app_context():
         return services.find_by_token(edit)[0].id
+
+
+def test_an_edit_that_does_not_say_which_round_it_was_opened_on_is_refused(app, client):
+    """The same race, from a form without ``based_on`` (a page opened before edits carried it,
+    or a client of its own): it cannot tell the round it corrects from one recorded since."""
+    edit, _ = import_game(app, rounds=2)
+    before = stored_rounds(app, edit)
+    response = client.post(f"/g/{edit}/rounds/1/edit", data={**form_of(ROUNDS[0]), "penultimate": "3"})
+    assert response.status_code == 409
+    html = response.get_data(as_text=True)
+    assert "Open round 1’s edit form again: this one does not say which round it was opened on" in html
+    assert stored_rounds(app, edit) == before
 
 
 # Round 1 of the example (no-last-two, Élodie declares) as another phone records it after an undo:

@@ -39,6 +39,15 @@ def form_of(rnd: dict) -> dict:
     return data
 
 
+def opened(client, edit: str, number: int) -> str:
+    """Open the edit form of round ``number``: its ``based_on`` digest (the round as it was)."""
+    response = client.get(f"/g/{edit}/rounds/{number}/edit")
+    assert response.status_code == 200
+    match = re.search(r'<input type="hidden" name="based_on" value="([0-9a-f]{16})">', response.get_data(as_text=True))
+    assert match, "the edit form carries no based_on"
+    return match.group(1)
+
+
 def running(html: str, number: int) -> list[int]:
     row = re.search(rf'<tr id="round-{number}".*?</tr>', html, re.S).group(0)
     return [int(v.replace("−", "-")) for v in re.findall(r'class="running"><span class="pts[^"]*">([^<]+)<', row)]
@@ -173,7 +182,7 @@ def test_editing_a_round_recomputes_the_later_totals(app, client):
     # Round 1 corrected: Marc took the 12th trick, not Élodie. Raw −20 / 0 / 0 / −10; Élodie's
     # double on Marc now moves 10 to Marc; Anne and Beth are still level: totals −30 / 0 / 0 / 0,
     # i.e. +30 for Élodie and −30 for Marc compared with the round as first recorded.
-    data = form_of({**ROUNDS[0], "outcome": {"penultimate": 3, "last": 0}})
+    data = {**form_of({**ROUNDS[0], "outcome": {"penultimate": 3, "last": 0}}), "based_on": opened(client, edit, 1)}
     response = client.post(f"/g/{edit}/rounds/1/edit", data=data)
     assert response.status_code == 303
     html = client.get(f"/g/{edit}").get_data(as_text=True)

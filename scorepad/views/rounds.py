@@ -267,12 +267,14 @@ def edit(token: str, number: int):
     status = 200
     if request.method == "POST":
         form = RoundForm()
+        if not form.based_on.data:  # which round was it opened on? Saving blind could overwrite another
+            return conflict_page(stored, token, services.round_unanchored(number))
         contract = form.contract.data if form.contract.data in free else rnd.contract
         if form.validate_on_submit():
             document = form.round_document(preset, game.players)
             if document is not None:
                 try:
-                    services.replace_round(stored, number, document, form.based_on.data or None)
+                    services.replace_round(stored, number, document, form.based_on.data)
                 except ScoringError as exc:
                     form.add_engine_error(exc.path, error_text(exc))
                 except LookupError:  # undone (more than the last round) between the check above and the save
