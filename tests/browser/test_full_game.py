@@ -62,6 +62,8 @@ def fill_round(page: Page, rnd: dict, declarer: int) -> None:
 
 
 def save_round(page: Page, number_: int) -> None:
+    # The last tap's settlement preview is in: the Save button below it has stopped moving.
+    expect(page.locator("#preview.htmx-request")).to_have_count(0)
     with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/rounds")) as response:
         page.get_by_role("button", name=f"Save round {number_}").tap()
     assert response.value.status == 200, response.value.text()[:2000]

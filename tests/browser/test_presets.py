@@ -164,6 +164,9 @@ def enter_round(page: Page, number_: int, rnd: dict, declarer: int) -> None:
     for doubler, doubled in sorted(rnd["doubles"], key=lambda pair: pair[0] == declarer):
         verb = "redoubles" if doubler == declarer else "doubles"
         form.get_by_role("checkbox", name=f"{PLAYERS[doubler]} {verb} {PLAYERS[doubled]}", exact=True).check()
+    # The last tap's settlement preview is in (it starts with the tap): the Save button below it
+    # has stopped moving, so the tap lands on it.
+    expect(form.locator("#preview.htmx-request")).to_have_count(0)
     with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/rounds")) as response:
         save.tap()
     assert response.value.status == 200, response.value.text()[:3000]
