@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorepad import services
+from tests.browser.viewport import expect_in_viewport
 
 EXAMPLES = Path(__file__).parent.parent / "data" / "examples"
 PLAYERS = ["Anne", "Béatrice", "Cath", "Diana"]
@@ -173,11 +174,11 @@ def test_after_save_the_new_totals_and_next_contracts_are_in_view(app, live_serv
     page.get_by_role("button", name="Save round 1").tap()
     saved = page.locator(".last-round")
     expect(saved).to_contain_text("Round 1 saved")
-    expect(saved).to_be_in_viewport()
+    expect_in_viewport(saved)
     expect(page.locator("#last-title")).to_be_focused()
     # Diana took the K♥ (−20) and doubled Anne (0): Diana pays 20 to Anne.
     assert saved.locator("tbody tr").first.locator("td").all_inner_texts() == ["+20", "0", "0", "−40"]
-    expect(page.locator("a[data-contract='no-tricks']")).to_be_in_viewport()
+    expect_in_viewport(page.locator("a[data-contract='no-tricks']"))
     page.screenshot(path=str(screenshot_dir / "entry-after-save-390.png"))
 
 

@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.viewport import expect_in_viewport
+
 EXAMPLE = json.loads((Path(__file__).parent.parent / "data" / "examples" / "tournament-full.json").read_text())
 GAME = EXAMPLE["game"]
 EXPECTED = EXAMPLE["expected"]
@@ -71,13 +73,17 @@ def save_round(page: Page, number_: int) -> None:
     # entry.js leads with the saved round (focus and scroll) once htmx has settled.
     heading = page.locator("#last-title, #final-title").first
     expect(heading).to_be_focused()
-    expect(heading).to_be_in_viewport()
+    expect_in_viewport(heading)
 
 
 def shown_running(page: Page, number_: int) -> list[int]:
     return [number(t) for t in page.locator(f"#round-{number_} td .running").all_inner_texts()]
 
 
+# One more try after a Playwright timeout, as for test_presets' every-preset game and for the same
+# reason (read it there): a CI run saw headless Chromium stop producing frames in this
+# 28-round game too, after it had done so only in those games. A wrong value fails at once.
+@pytest.mark.flaky(reruns=1, only_rerun=["TimeoutError"])
 def test_a_whole_tournament_game_on_a_phone(live_server, phone, screenshot_dir):
     page = phone
 
