@@ -56,8 +56,14 @@ def address_key() -> str | None:
     outside a request."""
     if not has_request_context() or not request.remote_addr:
         return None
+    return keyed_hash(client_network(request.remote_addr))
+
+
+def keyed_hash(text: str) -> str:
+    """A keyed hash of ``text`` (HMAC-SHA256 with ``SECRET_KEY``, 32 hex digits): what the
+    app keeps of a client's address or device id to count by, useless to learn either."""
     key = current_app.config["SECRET_KEY"].encode()
-    return hmac.new(key, client_network(request.remote_addr).encode(), hashlib.sha256).hexdigest()[:32]
+    return hmac.new(key, text.encode(), hashlib.sha256).hexdigest()[:32]
 
 
 def creator() -> dict[str, str | None]:

@@ -55,8 +55,6 @@ follows the view whatever its name.
 from __future__ import annotations
 
 import functools
-import hashlib
-import hmac
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -70,7 +68,7 @@ from flask_babel import lazy_gettext as _l
 
 from .. import services
 from ..extensions import db
-from .device import address_key, client_device, device_id
+from .device import address_key, client_device, device_id, keyed_hash
 from .errors import error_response
 
 View = TypeVar("View", bound=Callable[..., Any])
@@ -193,8 +191,7 @@ PRESET_SAVES = Limit(
 def _keyed(value: str) -> str:
     """A keyed hash of a device id (32 hex digits): a counter's name says whose it is without
     holding the id, which owns presets."""
-    key = current_app.config["SECRET_KEY"].encode()
-    return hmac.new(key, b"device:" + value.encode(), hashlib.sha256).hexdigest()[:32]
+    return keyed_hash("device:" + value)
 
 
 def buckets(which: Limit) -> list[tuple[str, Rule]]:
