@@ -322,6 +322,8 @@ def test_the_api_answers_a_rounds_etag_and_its_if_match_refuses_a_changed_round(
     assert a_saves.json["error"] == CHANGED % 1
     weak = put_round_if(client, game, WORKED_NO_QUEENS, "W/" + b_saves.headers["ETag"])  # If-Match compares strongly
     assert weak.status_code == 412
+    for empty in ('""', "", f'"", W/{etag}'):  # no ETag at all, as a fuzzer sent (it was a 500)
+        assert put_round_if(client, game, WORKED_NO_QUEENS, empty).status_code == 412, empty
     assert stored_rounds(app, game["edit_token"]) == [b_round]
     both = put_round_if(client, game, WORKED_NO_QUEENS, f"{etag}, {b_saves.headers['ETag']}")  # any one will do
     assert both.status_code == 200

@@ -122,11 +122,12 @@ def record_round(game_id: int):
 
 def if_match() -> tuple[str, ...] | None:
     """The round ETags (:func:`scorepad.services.round_digest`) an ``If-Match`` header accepts:
-    its strong ones (none for weak ones only: If-Match compares strongly); None without the
-    header or with ``*`` (any round that is there)."""
+    its strong ones (none for weak ones only: If-Match compares strongly; none for an empty
+    ``""``, which Werkzeug reads as None and no round's ETag is); None without the header or
+    with ``*`` (any round that is there)."""
     if "If-Match" not in request.headers or request.if_match.star_tag:
         return None
-    return tuple(request.if_match.as_set())
+    return tuple(tag for tag in request.if_match.as_set() if tag)
 
 
 def with_etag(response: Response, row: StoredRound) -> Response:
