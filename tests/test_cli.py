@@ -62,7 +62,7 @@ def example(request) -> dict:
 
 
 def test_the_console_script_is_installed():
-    assert SCOREPAD.exists(), f"{SCOREPAD} missing: run `make install`"
+    assert SCOREPAD.exists(), f"{SCOREPAD} missing: run `make test` (it installs the test extras)"
 
 
 # ---------------------------------------------------------------- scorepad settle
