@@ -19,6 +19,7 @@ from collections.abc import Iterable
 
 import click
 from flask import current_app
+from flask.cli import with_appcontext
 
 from .scoring import ScoringError, export_game, parse_game
 from .web.hosts import host_name, is_loopback, machine_names
@@ -94,12 +95,12 @@ def serving_lines(host: str, port: int, public_url: str | None, names: Iterable[
         urls = [base_url(address, port) for address in network_addresses(names, ipv6=name == "::")]
         if not urls:
             return [
-                "No network address found: is this computer on the club's Wi-Fi?",
+                "No network address found: is this computer on the club’s Wi-Fi?",
                 f"This computer only: {base_url('127.0.0.1', port)}",
             ]
         lines = [f"Phones on this network open: {urls[0]}"]
         lines += [f"  or: {url}" for url in urls[1:]]
-        lines.append("Open it on this computer too: the share box's QR code then carries it.")
+        lines.append("Open it on this computer too: the share box’s QR code then carries it.")
         return lines
     if is_loopback(name):
         return [
@@ -112,6 +113,7 @@ def serving_lines(host: str, port: int, public_url: str | None, names: Iterable[
 @click.command("addresses")
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address the server listens on.")
 @click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535), help="Its port.")
+@with_appcontext
 def addresses_command(host: str, port: int) -> None:
     """Print the address(es) the players' phones should open for a server on HOST:PORT."""
     for line in serving_lines(host, port, current_app.config.get("PUBLIC_URL"), machine_names()):
