@@ -69,7 +69,7 @@ test: lint compile-translations system-deps
 
 # The same suite on PostgreSQL, pytest only (the checks do not depend on the database):
 # TEST_DATABASE_URL names an empty database whose tables are dropped and re-created for each
-# test (.ci/run creates one; see README, Tests).
+# test (.ci/run creates one; see docs/development.md, Tests).
 TEST_DATABASE_URL ?= postgresql://scorepad:scorepad@127.0.0.1/scorepad_test
 # Browser, PDF, fuzz and server tests run once, in the SQLite pass (`make test`): this pass is
 # for what touches the database.
