@@ -101,3 +101,23 @@ def test_the_game_format_names_every_field_of_the_document():
     ]
     missing = [f for f in fields if f"`{f}`" not in text and f'"{f}"' not in text]
     assert missing == []
+
+
+# Folders the app or the tests make when they run (never in a clone).
+GENERATED = ("tests/screenshots/", "static/gen/", "instance/")
+
+
+def named_paths(path: Path) -> list[str]:
+    """The repository paths a document names as code (`scorepad/web/hosts.py`): those under
+    one of the repository's folders, without a placeholder (`<token>`) or a wildcard."""
+    text = FENCE.sub("", path.read_text(encoding="utf-8"))
+    top = r"^(scorepad|static|templates|tests|bench|docs|migrations|translations|\.ci)/"
+    return [m for m in re.findall(r"`([^`\s]+)`", text) if re.match(top, m) and not re.search(r"[<>*…]", m)]
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_path_a_document_names_is_in_the_repository(doc):
+    for name in named_paths(doc):
+        if name.startswith(GENERATED):
+            continue
+        assert tracked(ROOT / name), f"{doc.relative_to(ROOT)} names {name}, which the repository does not have"
