@@ -1,26 +1,37 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.install.stamp
+# One stamp per install set: what running needs (`pip install -e .`) and that plus the test
+# extras (`.[test]`: pytest, Playwright, Hypothesis, Schemathesis, the linters).
+RUN_STAMP := $(VENV)/.install-run.stamp
+TEST_STAMP := $(VENV)/.install-test.stamp
+# `make run HOST=0.0.0.0` serves the phones on the local network (and prints their address).
+HOST ?= 127.0.0.1
 PORT ?= 5000
 
 .PHONY: venv install system-deps run lint test test-postgres bench clean translations compile-translations
 
-venv install: $(STAMP)
+venv install: $(RUN_STAMP)
 
-# Re-install only when the dependencies change.
-$(STAMP): pyproject.toml
+# Re-install only when the dependencies change; a venv with the test extras installed since
+# then has everything running needs.
+$(RUN_STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	if [ ! $(TEST_STAMP) -nt pyproject.toml ]; then $(BIN)/pip install -e .; fi
+	touch $@
+
+$(TEST_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -e '.[test]'
-	touch $(STAMP)
+	touch $@ $(RUN_STAMP)
 
 # The message catalogues (translations/<lang>/LC_MESSAGES/messages.po) are compiled on
 # every run and test, so a changed .po is never served stale.
-compile-translations: $(STAMP)
+compile-translations: $(RUN_STAMP)
 	@if ls translations/*/LC_MESSAGES/messages.po >/dev/null 2>&1; then $(BIN)/pybabel -q compile -d translations; fi
 
 # Extract every _() / _l() string and merge it into the catalogues (then translate the .po files).
-translations: $(STAMP)
+translations: $(RUN_STAMP)
 	$(BIN)/pybabel extract -F babel.cfg -k _l -k lazy_gettext -k lazy_pgettext:1c,2 -k N_ -o translations/messages.pot .
 	$(BIN)/pybabel update -i translations/messages.pot -d translations
 
@@ -35,13 +46,14 @@ system-deps:
 		else echo "PDF downloads need: apt-get install $(PANGO_DEBS)"; fi; \
 	fi
 
-run: $(STAMP) compile-translations system-deps
+run: $(RUN_STAMP) compile-translations system-deps
 	$(BIN)/flask --app scorepad db upgrade
-	$(BIN)/flask --app scorepad run --host 127.0.0.1 --port $(PORT)
+	@$(BIN)/flask --app scorepad addresses --host $(HOST) --port $(PORT)
+	$(BIN)/flask --app scorepad run --host $(HOST) --port $(PORT)
 
 # The static checks, in this order (each stops the run): lint, formatting (`ruff format` fixes
 # it), types of the app, the import contracts (pyproject.toml, [tool.importlinter]).
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check
 	$(BIN)/ruff format --check
 	$(BIN)/mypy scorepad
@@ -57,15 +69,15 @@ test: lint compile-translations system-deps
 
 # The same suite on PostgreSQL, pytest only (the checks do not depend on the database):
 # TEST_DATABASE_URL names an empty database whose tables are dropped and re-created for each
-# test (.ci/run creates one; see README, Tests).
+# test (.ci/run creates one; see docs/development.md, Tests).
 TEST_DATABASE_URL ?= postgresql://scorepad:scorepad@127.0.0.1/scorepad_test
 # Browser, PDF, fuzz and server tests run once, in the SQLite pass (`make test`): this pass is
 # for what touches the database.
-test-postgres: $(STAMP) compile-translations
+test-postgres: $(TEST_STAMP) compile-translations
 	TEST_DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/python -m pytest -q -m "not browser and not pdf and not fuzz and not server"
 
-# The board load benchmark: board polls and saves of an evening (run by hand; results go in the README).
-bench: $(STAMP)
+# The board load benchmark: board polls and saves of an evening (run by hand; results go in bench/README.md).
+bench: $(TEST_STAMP)
 	$(BIN)/python bench/board_load.py
 
 clean:

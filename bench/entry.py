@@ -1,4 +1,4 @@
-"""Round entry benchmark (issue 3): replay every round of every game in ../shared/examples
+"""Round entry benchmark (issue 3): replay every round of every game in tests/data/examples
 through the phone UI the way a quick scorer would, and count the taps.
 
 Run by hand (not a test): ``.venv/bin/python bench/entry.py [EXAMPLES_DIR]``.
@@ -39,7 +39,7 @@ from scorepad import create_app, services  # noqa: E402
 from scorepad.config import TestConfig  # noqa: E402
 from scorepad.extensions import db  # noqa: E402
 
-EXAMPLES = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "examples"
+EXAMPLES = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "tests" / "data" / "examples"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",

@@ -239,3 +239,30 @@ def test_a_bad_public_url_stops_the_app_at_start_up_naming_the_setting(value, pr
     with pytest.raises(ValueError, match=r"^PUBLIC_URL=") as error:
         create_app(config)
     assert problem in str(error.value)
+
+
+# -- make run HOST=0.0.0.0 (issue 13) -----------------------------------------------------------
+
+
+def test_the_share_box_opened_at_the_printed_lan_address_points_phones_there(client):
+    """`make run HOST=0.0.0.0` prints http://<LAN address>:5000 for the scorer to open: the
+    share page opened there gives the phones a link and a QR code they can reach."""
+    address = lan_address()
+    host = f"{address}:5000"
+    game = post_game(client, host).json
+    board = f"http://{address}:5000/b/{game['view_token']}"
+    share = client.get(f"/b/share/{game['edit_token']}", headers={"Host": host})
+    assert share.status_code == 200
+    assert board in share.get_data(as_text=True)
+    qr = client.get(f"/b/{game['view_token']}/qr.svg", headers={"Host": host})
+    assert qr.data == qr_svg(board)
+
+
+def test_public_url_wins_over_the_lan_address_the_share_box_was_opened_at(public_app):
+    client = public_app.test_client()
+    host = f"{lan_address()}:5000"
+    game = post_game(client, host).json
+    assert game["links"]["qr"] == f"https://scores.club.example/b/{game['view_token']}/qr.svg"
+    share = client.get(f"/b/share/{game['edit_token']}", headers={"Host": host}).get_data(as_text=True)
+    assert f"https://scores.club.example/b/{game['view_token']}" in share
+    assert f"//{host}" not in share
