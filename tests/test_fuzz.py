@@ -81,6 +81,7 @@ def test_the_api_never_answers_500(app, game, preset, operation):
     app.config["MAX_GAMES_PER_ADDRESS"] = 10**6  # the fuzzer starts many games from one address
     app.config["MAX_GAMES_PER_ADDRESS_BURST"] = 10**6
     app.config["MAX_PRESETS_PER_ADDRESS"] = 10**6  # and saves many presets
+    app.config["MAX_PRESET_SAVES_PER_DEVICE"] = 10**6  # the same one more than 100 times a day, past 100 examples
     game_id, edit, view = game
     preset_id, preset_token = preset
 
@@ -306,6 +307,7 @@ def test_hostile_json_never_answers_500(app, client, game, preset, endpoint):
     app.config["MAX_GAMES_PER_ADDRESS"] = 10**6
     app.config["MAX_GAMES_PER_ADDRESS_BURST"] = 10**6
     app.config["MAX_PRESETS_PER_ADDRESS"] = 10**6
+    app.config["MAX_PRESET_SAVES_PER_DEVICE"] = 10**6  # the same one more than 100 times a day, past 100 examples
     (game_id, edit, _), (preset_id, preset_token) = game, preset
     method, url, doc = JSON_ENDPOINTS[endpoint]
     url = url.format(game_id=game_id, preset_id=preset_id)
@@ -470,6 +472,7 @@ def test_the_preset_editor_never_answers_500(app, client):
     its live totals and an owned preset's editor."""
     app.config["MAX_PRESETS_PER_DEVICE"] = 10**6
     app.config["MAX_PRESETS_PER_ADDRESS"] = 10**6
+    app.config["MAX_PRESET_SAVES_PER_DEVICE"] = 10**6  # the same one more than 100 times a day, past 100 examples
     owned = client.post("/presets/new", data=editor_data()).headers["Location"].rsplit("/", 1)[1]
 
     @HOSTILE
