@@ -256,3 +256,24 @@ def test_a_preset_of_short_runs_keeps_the_newest_rounds_and_the_totals_on_the_sc
         box = page.locator(selector).evaluate(BOX)
         assert box["top"] >= 0 and box["bottom"] <= 720, (selector, box)
     context.close()
+
+
+def test_the_big_screen_still_fits_after_it_updates_itself(app, live_server, browser, screenshot_dir):
+    """A save swaps the screen's live part (polled): the new round comes in at the bottom, the
+    oldest shown one gives way, and the board still fits the window."""
+    game_id, edit, view = start(app, rounds=10)
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{live_server}/b/{view}/screen")
+    expect(page.locator(".rounds-not-shown")).to_have_text("Round 1 not shown")
+    assert api(live_server, "POST", f"/api/v1/games/{game_id}/rounds", edit, ROUNDS[10]) == 201
+    expect(page.locator("#board-round-11")).to_be_attached(timeout=WAIT)
+    expect(page.locator(".rounds-not-shown")).to_have_text("Rounds 1–2 not shown")
+    assert page.locator("#board-round-2").count() == 0
+    assert page.evaluate("document.documentElement.scrollHeight") <= 720
+    for selector in ("#board-round-11", "#board_table tfoot tr", "#board_current"):
+        box = page.locator(selector).evaluate(BOX)
+        assert box["top"] >= 0 and box["bottom"] <= 720, (selector, box)
+    expect(page.locator(".board-status")).to_contain_text("Round 12 of 28")
+    page.screenshot(path=str(screenshot_dir / "board-screen-1280-after-a-save.png"))
+    context.close()
