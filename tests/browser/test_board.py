@@ -180,6 +180,11 @@ BOX = """element => { const box = element.getBoundingClientRect();
   return {top: box.top, bottom: box.bottom, left: box.left, right: box.right, height: box.height}; }"""
 
 
+#: The window's size (innerWidth, innerHeight) and the document's (scrollWidth, scrollHeight).
+WINDOW_AND_PAGE = """() => ({window: [innerWidth, innerHeight],
+  page: [document.documentElement.scrollWidth, document.documentElement.scrollHeight]})"""
+
+
 def tv_games(app) -> dict[str, tuple[str, int]]:
     """Four games with four names of 40 characters, by name: (view token, rounds played). The
     tournament after 10 rounds (a current round) and after all 28, the Brader preset's 32
@@ -215,8 +220,9 @@ def test_the_big_screen_fits_a_tv_without_scrolling(app, live_server, browser, s
     page = context.new_page()
     for name, (view, played) in games.items():
         page.goto(f"{live_server}/b/{view}/screen")
-        size = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
-        assert size[0] <= width and size[1] <= height, (name, size)
+        size = page.evaluate(WINDOW_AND_PAGE)
+        assert size["window"] == [width, height]
+        assert size["page"][0] <= size["window"][0] and size["page"][1] <= size["window"][1], (name, size)
         # Whole in the window: the standings, the newest round, the Total row, the current round.
         parts = ["#board_standings", f"#board-round-{played}", "#board_table tfoot tr", "#board_table thead tr"]
         if played < 28 or name == "nine-28":
@@ -251,7 +257,7 @@ def test_a_preset_of_short_runs_keeps_the_newest_rounds_and_the_totals_on_the_sc
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()
     page.goto(f"{live_server}/b/{view}/screen")
-    assert page.evaluate("document.documentElement.scrollHeight") <= 720
+    assert page.evaluate("document.documentElement.scrollHeight <= innerHeight")
     for selector in ("#board-round-8", "#board_table tfoot tr"):
         box = page.locator(selector).evaluate(BOX)
         assert box["top"] >= 0 and box["bottom"] <= 720, (selector, box)
@@ -270,7 +276,7 @@ def test_the_big_screen_still_fits_after_it_updates_itself(app, live_server, bro
     expect(page.locator("#board-round-11")).to_be_attached(timeout=WAIT)
     expect(page.locator(".rounds-not-shown")).to_have_text("Rounds 1–2 not shown")
     assert page.locator("#board-round-2").count() == 0
-    assert page.evaluate("document.documentElement.scrollHeight") <= 720
+    assert page.evaluate("document.documentElement.scrollHeight <= innerHeight")
     for selector in ("#board-round-11", "#board_table tfoot tr", "#board_current"):
         box = page.locator(selector).evaluate(BOX)
         assert box["top"] >= 0 and box["bottom"] <= 720, (selector, box)
