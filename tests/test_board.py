@@ -79,6 +79,42 @@ def test_the_big_screen_layout_puts_the_standings_first(app, client):
     assert f'src="/b/{view}/qr.svg"' in html
 
 
+def test_the_big_screen_shows_the_last_nine_rounds_and_says_which_it_leaves_out(app, client):
+    """A TV nobody scrolls: the screen keeps the newest rounds (the last nine: 20–28 of 28) with
+    the totals, says that rounds 1–19 are not shown, and its live fragment is the same, 304
+    while nothing changes. The phone layout keeps every round."""
+    game_id, _, view = start(app, rounds=28)
+    for html in (
+        client.get(f"/b/{view}/screen").get_data(as_text=True),
+        client.get(f"/b/{view}/live?layout=screen&lang=en").get_data(as_text=True),
+    ):
+        shown = [int(n) for n in re.findall(r'<tr id="board-round-(\d+)"', html)]
+        assert shown == list(range(20, 29))
+        assert '<p class="rounds-not-shown muted">Rounds 1–19 not shown</p>' in html
+        assert shown_totals(html) == [points(v) for v in EXPECTED["standings"]["totals"]]
+    board = client.get(f"/b/{view}").get_data(as_text=True)
+    assert re.findall(r'<tr id="board-round-(\d+)"', board) == [str(n) for n in range(1, 29)]
+    assert "not shown" not in board
+
+    url = f"/b/{view}/live?layout=screen&lang=en"
+    etag = client.get(url).headers["ETag"]
+    assert client.get(url, headers={"If-None-Match": etag}).status_code == 304
+    change(app, game_id, "undo_round")  # 27 rounds: 19–27 shown, 1–18 not
+    response = client.get(url, headers={"If-None-Match": etag})
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert re.findall(r'<tr id="board-round-(\d+)"', html)[0] == "19"
+    assert "Rounds 1–18 not shown" in html
+
+
+@pytest.mark.parametrize("rounds, note", [(9, None), (10, "Round 1 not shown")])
+def test_the_big_screen_leaves_out_nothing_until_a_tenth_round(app, client, rounds, note):
+    _, _, view = start(app, rounds=rounds)
+    html = client.get(f"/b/{view}/screen").get_data(as_text=True)
+    assert re.findall(r'<tr id="board-round-(\d+)"', html)[0] == str(rounds - 8)
+    assert (note in html) if note else ("not shown" not in html)
+
+
 def test_the_edit_token_moves_to_the_view_tokens_board(app, client):
     _, edit, view = start(app)
     response = client.get(f"/b/{edit}")

@@ -93,13 +93,50 @@ def test_each_run_has_a_subtotal_whose_check_sum_is_the_run_total(app, client):
     run_total = -40 - 60 - 30 - 40 - 25 + 40 + 40 - 36
     assert run_total == -151
     rounds = data["expected"]["rounds"]
+    carries = re.findall(r'<tr class="carry">(.*?)</tr>', html, re.S)
+    assert len(carries) == 3  # after the last run, the Total line is the running total
     for run, sub in enumerate(subs):
         assert f"Σ {points(run_total)} = {points(run_total)} ✓" in text(sub)
         last = rounds[8 * run + 7]["result"]["running"]
         run_sums = [sum(r["result"]["total"][p] for r in rounds[8 * run : 8 * run + 8]) for p in range(4)]
         values = [text(c) for c in cells(sub)]
-        assert values[1::3] == [points(v) for v in run_sums]
-        assert values[2::3] == [points(v) for v in last]
+        assert values[1::2] == [points(v) for v in run_sums]
+        if run < 3:
+            assert [text(c) for c in cells(carries[run])] == [points(v) for v in last]
+
+
+def test_the_running_total_after_a_run_has_a_line_of_its_own(app, client):
+    """Issue 13: the run line put the running total in the Raw column. Worked by hand from the
+    tournament example, Élodie (column A): her round scores in Beth's run (rounds 1–7) are
+    −60, 6, −36, −14, 0, 5, 45 = −54; in Marc's (rounds 8–14) 0, 20, −18, 4, 30, 6, 0 = 42,
+    so her running total after round 14 is −54 + 42 = −12."""
+    data = example("tournament-full")
+    _, view = start(app, data["game"])
+    html = client.get(f"/s/{view}").get_data(as_text=True)
+    body = html[html.index("<tbody>") : html.index("</tbody>")]
+    lines = re.findall(r'<tr class="(rnd[^"]*|sub|carry)">(.*?)</tr>', body, re.S)
+    kinds = [kind.split()[0] for kind, _ in lines]
+    # Seven rounds, the run's line, its running total line; four times, the last one without (Total).
+    assert kinds == (["rnd"] * 7 + ["sub", "carry"]) * 3 + ["rnd"] * 7 + ["sub"]
+    beth_run, beth_total = lines[7][1], lines[8][1]
+    marc_run, marc_total = lines[16][1], lines[17][1]
+    # The run line: per player the doubles given to the declarer, then the run's points under
+    # Score and across Raw (one cell of two columns): no running total in it.
+    assert re.findall(r"<td([^>]*)>", marc_run)[:2] == [' class="quota p-first"', ' colspan="2" class="num run"']
+    assert text(cells(beth_run)[1]) == "−54" and text(cells(marc_run)[1]) == "42"
+    assert "−12" not in text(marc_run)
+    # The running total line: labelled, one cell of three columns per player.
+    assert text(re.search(r"<th[^>]*>(.*?)</th>", marc_total, re.S).group(1)) == "Running total"
+    assert re.findall(r"<td([^>]*)>", marc_total)[0] == ' colspan="3" class="num p-first"'
+    assert text(cells(beth_total)[0]) == "−54" and text(cells(marc_total)[0]) == "−12"
+
+
+def test_a_blank_sheet_has_an_empty_running_total_line_after_each_run_but_the_last(app, client):
+    _, view = start(app, example("brader-32-card")["game"])
+    html = client.get(f"/s/{view}/blank").get_data(as_text=True)
+    carries = re.findall(r'<tr class="carry">(.*?)</tr>', html, re.S)
+    assert len(carries) == 3
+    assert all([text(c) for c in cells(line)] == [""] * 4 for line in carries)
 
 
 def test_the_subtotal_counts_the_doubles_on_the_runs_declarer(app, client):
@@ -109,7 +146,7 @@ def test_the_subtotal_counts_the_doubles_on_the_runs_declarer(app, client):
     sub = re.findall(r'<tr class="sub">(.*?)</tr>', html, re.S)[0]
     # Beth (seat 2) declares rounds 1–7; the doubles on her, counted from the example's rounds.
     given = [sum(1 for r in data["game"]["rounds"][:7] for d in r["doubles"] if d == [p, 2]) for p in range(4)]
-    quota = [text(c) for c in cells(sub)][0::3]
+    quota = [text(c) for c in cells(sub)][0::2]
     assert quota == [f"{given[0]}/2", f"{given[1]}/2", "", f"{given[3]}/2"]
 
 
@@ -150,6 +187,41 @@ def test_the_edit_token_moves_to_the_view_tokens_sheet(app, client):
     response = client.get(f"/s/{edit}?place=Club")
     assert response.status_code == 303
     assert response.headers["Location"].endswith(f"/s/{view}?place=Club")
+
+
+def back_link(html: str) -> tuple[str, str]:
+    """The print page's back link: its address and its words."""
+    link = re.search(r'<p class="tools-links">\s*<a href="([^"]+)">← ([^<]+)</a>', html)
+    return link.group(1), link.group(2)
+
+
+def test_the_sheets_back_link_leads_the_scorer_back_to_the_scorers_page(app, client):
+    edit, view = start(app, example("tournament-full")["game"])
+    client.get(f"/g/{edit}")  # the scorer's page, which links the sheet by its view token
+    for path in (f"/s/{view}", f"/s/{view}/blank", f"/s/{view}?paper=letter&next=https://example.com/"):
+        assert back_link(client.get(path).get_data(as_text=True)) == (f"/g/{edit}", "Back to the game"), path
+
+
+def test_the_sheet_opened_with_the_edit_token_leads_back_to_the_scorers_page(app, client):
+    edit, view = start(app, example("tournament-full")["game"])
+    response = client.get(f"/s/{edit}", follow_redirects=True)
+    assert response.request.path == f"/s/{view}"
+    assert back_link(response.get_data(as_text=True)) == (f"/g/{edit}", "Back to the game")
+
+
+def test_the_sheets_back_link_leads_a_viewer_to_the_board_and_never_shows_the_edit_token(app, client):
+    edit, view = start(app, example("tournament-full")["game"])
+    other_edit, _ = start(app, example("brader-32-card")["game"])
+    client.get(f"/g/{other_edit}")  # this device scores another game
+    html = client.get(f"/s/{view}").get_data(as_text=True)
+    assert back_link(html) == (f"/b/{view}", "Live scores")
+    assert edit not in html and other_edit not in html
+    # A fresh device (no cookie): the board too; no query parameter can send the link elsewhere.
+    fresh = app.test_client()
+    for query in ("", "?from=scorer", "?next=/g/" + edit, "?back=https://example.com/"):
+        html = fresh.get(f"/s/{view}{query}").get_data(as_text=True)
+        assert back_link(html) == (f"/b/{view}", "Live scores"), query
+        assert edit not in html
 
 
 def test_a_blank_sheet_has_the_schedule_and_no_scores(app, client):

@@ -31,7 +31,7 @@ bp = Blueprint("board", __name__, url_prefix="/b")
 #: Seconds between two polls of the live fragment.
 POLL_SECONDS = 3
 #: Bumped when the fragment's markup changes, so browsers drop fragments cached before.
-FRAGMENT_VERSION = "1"
+FRAGMENT_VERSION = "2"
 LAYOUTS = ("board", "screen")
 
 

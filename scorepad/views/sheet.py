@@ -13,6 +13,7 @@ Everything shown is the engine's (``scoring.score``), arranged by :mod:`scorepad
 
 from __future__ import annotations
 
+import hmac
 import json
 from datetime import date
 from pathlib import Path
@@ -23,6 +24,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from .. import services
+from ..models import token_digest  # a pure function (a token's digest): no table is reached through it
 from ..pages.sheet import sheet_csv, sheet_page
 from ..scoring import export_game
 from ..services import StoredGame  # the stored game's type only: views reach the tables through services
@@ -31,6 +33,7 @@ from ..web.downloads import send_download
 from ..web.errors import error_response
 from ..web.loaders import any_game, game_to_read
 from ..web.pdf_cache import Busy, sheet_pdf
+from ..web.recent import recent_tokens, remember
 
 bp = Blueprint("sheet", __name__, url_prefix="/s")
 
@@ -88,6 +91,20 @@ def sheet_context(stored: StoredGame, blank: bool) -> dict[str, Any]:
     return page
 
 
+def scorer_token(stored: StoredGame) -> str | None:
+    """The game's edit token when this device scores it, else None: where the print page's
+    back link goes, the scorer's page or the live board. A device scores the game when the
+    game's edit token is among its recent games (the sealed list of the session cookie,
+    :mod:`scorepad.web.recent`), which the scorer's page and a sheet opened with the edit token
+    keep. Nothing in the request's URL decides the link, so it can lead nowhere else (no open
+    redirect), and the edit token is shown only to a device that holds it already (the page is
+    ``private, no-store``; the toolbar is never printed)."""
+    for token in recent_tokens():
+        if hmac.compare_digest(token_digest(token), stored.edit_digest):
+            return token
+    return None
+
+
 # -- pages ---------------------------------------------------------------------------------
 
 
@@ -95,6 +112,8 @@ def _print_page(token: str, blank: bool):
     stored, can_edit = any_game(token)
     endpoint = "sheet.blank" if blank else "sheet.show"
     if can_edit:
+        # The scorer opened the sheet: its back link leads to the scorer's page (scorer_token).
+        remember(token)
         # Only the page's own options go along (a query could otherwise set url_for's _external,
         # _scheme, _anchor or _method).
         options: dict[str, Any] = {
@@ -102,6 +121,7 @@ def _print_page(token: str, blank: bool):
         }
         return redirect(url_for(endpoint, token=stored.view_token, **options), 303)
     context = sheet_context(stored, blank)
+    context["scorer_token"] = scorer_token(stored)
     status = 422 if context["errors"] else 200
     response = current_app.make_response((render_template("sheet/sheet.html", **context), status))
     return response

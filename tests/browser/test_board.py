@@ -1,7 +1,8 @@
 """A second phone follows a game live from the QR code's link while the first scores it:
 the board updates by itself after a save, an undo and an edit, answers 304 while nothing
-changed, and never swaps an unchanged board. Screenshots: phone (light, dark, 320 px), big
-screen, the scorer's share page."""
+changed, and never swaps an unchanged board. The big screen fits a TV's window, 1920×1080 and
+1280×720, without scrolling. Screenshots: phone (light, dark, 320 px), big screen (both sizes,
+light and dark), the scorer's share page."""
 
 import json
 import urllib.request
@@ -12,8 +13,11 @@ from playwright.sync_api import expect
 
 from scorepad import services
 from scorepad.extensions import db
+from scorepad.scoring import BUILTIN, preset_to_dict
+from tests.extremes import LONG_NAMES, full_game, nine_contract_preset
 
-EXAMPLE = json.loads((Path(__file__).parent.parent / "data" / "examples" / "tournament-full.json").read_text())
+EXAMPLES = Path(__file__).parent.parent / "data" / "examples"
+EXAMPLE = json.loads((EXAMPLES / "tournament-full.json").read_text())
 ROUNDS = EXAMPLE["game"]["rounds"]
 EXPECTED = EXAMPLE["expected"]
 WAIT = 8000  # ms: a few polls (every 3 s)
@@ -167,3 +171,115 @@ def test_the_big_screen_layout(app, live_server, page, screenshot_dir):
     page.screenshot(path=str(screenshot_dir / "board-screen-1280.png"))
     page.emulate_media(color_scheme="dark")
     page.screenshot(path=str(screenshot_dir / "board-screen-1280-dark.png"))
+
+
+# -- the big screen: a TV nobody scrolls (issue 13) ----------------------------------------------
+
+#: Where an element's box is against the window: fully inside it or not.
+BOX = """element => { const box = element.getBoundingClientRect();
+  return {top: box.top, bottom: box.bottom, left: box.left, right: box.right, height: box.height}; }"""
+
+
+#: The window's size (innerWidth, innerHeight) and the document's (scrollWidth, scrollHeight).
+WINDOW_AND_PAGE = """() => ({window: [innerWidth, innerHeight],
+  page: [document.documentElement.scrollWidth, document.documentElement.scrollHeight]})"""
+
+
+def tv_games(app) -> dict[str, tuple[str, int]]:
+    """Four games with four names of 40 characters, by name: (view token, rounds played). The
+    tournament after 10 rounds (a current round) and after all 28, the Brader preset's 32
+    rounds, and nine contracts after 28 of 36 rounds (the fullest current round: nine contract
+    names, three quota lines, every double in every round)."""
+    brader = json.loads((EXAMPLES / "brader-32-card.json").read_text())["game"]
+    nine = full_game(LONG_NAMES, nine_contract_preset(), "Thursday night Barbu at the Café de la Gare, table two")
+    nine["rounds"] = nine["rounds"][:28]
+    documents = {
+        "tournament-10": {**EXAMPLE["game"], "players": LONG_NAMES, "title": "Club night", "rounds": ROUNDS[:10]},
+        "tournament-28": {**EXAMPLE["game"], "players": LONG_NAMES, "title": "Club night"},
+        "brader-32": {**brader, "players": LONG_NAMES},
+        "nine-28": nine,
+    }
+    games = {}
+    with app.app_context():
+        for name, document in documents.items():
+            stored, _ = services.create_game(document)
+            games[name] = stored.view_token, len(document["rounds"])
+        db.session.remove()
+    return games
+
+
+#: What the screen says of the rounds it leaves out: it shows the last nine (worked by hand:
+#: rounds 2–10 of 10, 20–28 of 28, 24–32 of 32).
+NOT_SHOWN = {10: "Round 1 not shown", 28: "Rounds 1–19 not shown", 32: "Rounds 1–23 not shown"}
+
+
+@pytest.mark.parametrize("width, height", [(1920, 1080), (1280, 720)])
+def test_the_big_screen_fits_a_tv_without_scrolling(app, live_server, browser, screenshot_dir, width, height):
+    games = tv_games(app)
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    for name, (view, played) in games.items():
+        page.goto(f"{live_server}/b/{view}/screen")
+        size = page.evaluate(WINDOW_AND_PAGE)
+        assert size["window"] == [width, height]
+        assert size["page"][0] <= size["window"][0] and size["page"][1] <= size["window"][1], (name, size)
+        # Whole in the window: the standings, the newest round, the Total row, the current round.
+        parts = ["#board_standings", f"#board-round-{played}", "#board_table tfoot tr", "#board_table thead tr"]
+        if played < 28 or name == "nine-28":
+            parts.append("#board_current")
+        for selector in parts:
+            box = page.locator(selector).evaluate(BOX)
+            assert box["height"] > 0 and box["top"] >= 0 and box["bottom"] <= height, (name, selector, box)
+            assert box["left"] >= 0 and box["right"] <= width, (name, selector, box)
+        # The older rounds gave way, and the screen says which.
+        assert page.locator(f"#board-round-{played - 8}").count() == 1
+        assert page.locator(f"#board-round-{played - 9}").count() == 0
+        expect(page.locator(".rounds-not-shown")).to_have_text(NOT_SHOWN.get(played, "Rounds 1–19 not shown"))
+        page.screenshot(path=str(screenshot_dir / f"board-screen-{name}-{width}.png"))
+    page.emulate_media(color_scheme="dark")
+    page.screenshot(path=str(screenshot_dir / f"board-screen-nine-28-{width}-dark.png"))
+    context.close()
+
+
+def test_a_preset_of_short_runs_keeps_the_newest_rounds_and_the_totals_on_the_screen(app, live_server, browser):
+    """Two contracts a run: a run heading every second row. Should the rows not fit, the oldest
+    ones are cut off at the top, never the newest ones or the totals."""
+    preset = {
+        **preset_to_dict(BUILTIN["tournament"]),
+        "id": "two",
+        "contracts": nine_contract_preset()["contracts"][:2],
+    }
+    document = full_game(LONG_NAMES, preset, "Short runs")
+    with app.app_context():
+        stored, _ = services.create_game(document)
+        view = stored.view_token
+        db.session.remove()
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{live_server}/b/{view}/screen")
+    assert page.evaluate("document.documentElement.scrollHeight <= innerHeight")
+    for selector in ("#board-round-8", "#board_table tfoot tr"):
+        box = page.locator(selector).evaluate(BOX)
+        assert box["top"] >= 0 and box["bottom"] <= 720, (selector, box)
+    context.close()
+
+
+def test_the_big_screen_still_fits_after_it_updates_itself(app, live_server, browser, screenshot_dir):
+    """A save swaps the screen's live part (polled): the new round comes in at the bottom, the
+    oldest shown one gives way, and the board still fits the window."""
+    game_id, edit, view = start(app, rounds=10)
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(f"{live_server}/b/{view}/screen")
+    expect(page.locator(".rounds-not-shown")).to_have_text("Round 1 not shown")
+    assert api(live_server, "POST", f"/api/v1/games/{game_id}/rounds", edit, ROUNDS[10]) == 201
+    expect(page.locator("#board-round-11")).to_be_attached(timeout=WAIT)
+    expect(page.locator(".rounds-not-shown")).to_have_text("Rounds 1–2 not shown")
+    assert page.locator("#board-round-2").count() == 0
+    assert page.evaluate("document.documentElement.scrollHeight <= innerHeight")
+    for selector in ("#board-round-11", "#board_table tfoot tr", "#board_current"):
+        box = page.locator(selector).evaluate(BOX)
+        assert box["top"] >= 0 and box["bottom"] <= 720, (selector, box)
+    expect(page.locator(".board-status")).to_contain_text("Round 12 of 28")
+    page.screenshot(path=str(screenshot_dir / "board-screen-1280-after-a-save.png"))
+    context.close()

@@ -86,6 +86,51 @@ def test_the_blank_sheet_prints_on_one_page_with_the_players_and_no_scores(app, 
     assert not any(points(v) in text for v in expected["final"])
 
 
+#: The page's width and the paper's box against the window.
+WIDTHS = """() => { const paper = document.querySelector('.sheet').getBoundingClientRect();
+  return {page: document.documentElement.scrollWidth, left: paper.left, right: paper.right}; }"""
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_print_page_fits_a_phone_and_still_prints_its_paper(app, live_server, phone, screenshot_dir, paper):
+    """Issue 13: the paper (210 or 216 mm, about 800 px) made the page 802 px wide in a 390 px
+    window. The phone shows the whole paper made smaller; printing keeps the paper's size."""
+    token, expected = example(app, "tournament-full")
+    phone.goto(f"{live_server}/s/{token}?paper={paper}")
+    widths = phone.evaluate(WIDTHS)
+    assert widths["page"] <= 390, widths
+    assert widths["left"] >= 0 and widths["right"] <= 390, widths
+    phone.screenshot(path=str(screenshot_dir / f"sheet-page-390-{paper}.png"), full_page=True)
+    phone.emulate_media(media="print")
+    pdf = screenshot_dir / f"sheet-from-phone-{paper}.pdf"
+    phone.pdf(path=str(pdf), format=PAPER[paper][0], print_background=True, prefer_css_page_size=True)
+    to_png(pdf, pdf.with_suffix(""))
+    assert pdf_pages(pdf) == (1, PAPER[paper][1])
+    total_line = next(line for line in pdf_text(pdf).splitlines() if line.lstrip().startswith("Total"))
+    assert total_line.split()[-4:] == [points(v) for v in expected["final"]]
+
+
+def test_the_sheets_back_link_goes_where_the_reader_came_from(app, live_server, phone, browser):
+    with app.app_context():
+        data = json.loads((EXAMPLES / "tournament-full.json").read_text())
+        stored, _ = services.create_game(data["game"])
+        edit, view = stored.edit_token, stored.view_token
+        db.session.remove()
+    # The scorer: from the scorer's page to the sheet and back.
+    phone.goto(f"{live_server}/g/{edit}")
+    phone.get_by_role("link", name="Print the score sheet").tap()
+    phone.wait_for_url(f"**/s/{view}")
+    phone.get_by_role("link", name="Back to the game").tap()
+    phone.wait_for_url(f"**/g/{edit}")
+    # Another phone with the board's link: back to the board.
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    viewer = context.new_page()
+    viewer.goto(f"{live_server}/s/{view}")
+    viewer.get_by_role("link", name="Live scores").click()
+    viewer.wait_for_url(f"**/b/{view}")
+    context.close()
+
+
 def test_the_print_page_on_a_phone_and_in_dark_mode(app, live_server, phone, screenshot_dir):
     token, _ = example(app, "tournament-full")
     phone.goto(f"{live_server}/s/{token}")
