@@ -620,6 +620,12 @@ def owns_preset(stored: StoredPreset, device: str | None) -> bool:
     return bool(device and stored.owner_device and hmac.compare_digest(stored.owner_device.encode(), device.encode()))
 
 
+def edit_token_fits(stored: StoredGame, token: str) -> bool:
+    """True when ``token`` is the game's edit token (its digest compared in constant time);
+    nothing is held on ``stored``, unlike :func:`authorize`."""
+    return bool(token) and hmac.compare_digest(stored.edit_digest, token_digest(token))
+
+
 def preset_token_fits(stored: StoredPreset, token: str) -> bool:
     """True when ``token`` is the preset's edit token (its digest compared in constant time)."""
     return bool(token) and hmac.compare_digest(stored.edit_digest, token_digest(token))

@@ -13,7 +13,6 @@ Everything shown is the engine's (``scoring.score``), arranged by :mod:`scorepad
 
 from __future__ import annotations
 
-import hmac
 import json
 from datetime import date
 from pathlib import Path
@@ -24,7 +23,6 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from .. import services
-from ..models import token_digest  # a pure function (a token's digest): no table is reached through it
 from ..pages.sheet import sheet_csv, sheet_page
 from ..scoring import export_game
 from ..services import StoredGame  # the stored game's type only: views reach the tables through services
@@ -100,7 +98,7 @@ def scorer_token(stored: StoredGame) -> str | None:
     redirect), and the edit token is shown only to a device that holds it already (the page is
     ``private, no-store``; the toolbar is never printed)."""
     for token in recent_tokens():
-        if hmac.compare_digest(token_digest(token), stored.edit_digest):
+        if services.edit_token_fits(stored, token):
             return token
     return None
 
