@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from babel.lists import format_list
-from flask_babel import get_locale
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -401,11 +401,12 @@ def count_message(part: str, untapped: Sequence[str]) -> str:
         }
         return everyone[part]
     names = format_list([isolated_text(name) for name in untapped], locale=get_locale())
+    n = len(untapped)  # one name or several: the verb agrees in some languages (German, Dutch)
     if part == "tricks":
-        return _("Tap how many tricks %(names)s took.", names=names)
+        return ngettext("Tap how many tricks %(names)s took.", "Tap how many tricks %(names)s took.", n, names=names)
     if part == "queens":
-        return _("Tap how many queens %(names)s took.", names=names)
-    return _("Tap how many hearts %(names)s took.", names=names)
+        return ngettext("Tap how many queens %(names)s took.", "Tap how many queens %(names)s took.", n, names=names)
+    return ngettext("Tap how many hearts %(names)s took.", "Tap how many hearts %(names)s took.", n, names=names)
 
 
 class PutBackForm(NumberedForm):

@@ -129,7 +129,9 @@ def round_changes(old: Round, new: Round, players: Sequence[str], declarer: int)
             if was is None:
                 said(label, None, ", ".join(f"{names[seat]} {n}" for seat, n in enumerate(value)))
             else:
-                moves = [f"{names[seat]} {a} → {b}" for seat, (a, b) in enumerate(zip(was, value, strict=True)) if a != b]
+                moves = [
+                    f"{names[seat]} {a} → {b}" for seat, (a, b) in enumerate(zip(was, value, strict=True)) if a != b
+                ]
                 said(label, None, ", ".join(moves))
         elif part in ("order", "most"):
             said(label, None if was is None else ", ".join(names[s] for s in was), ", ".join(names[s] for s in value))
@@ -155,7 +157,9 @@ def _rank(rank: str | None) -> str:
 def _doubles(pairs: Sequence[Sequence[int]], names: Sequence[str], declarer: int) -> str:
     """Doubles in words, as the round page says them ("Anne doubled Beth", "Beth redoubled Anne")."""
     said = [
-        _("%(a)s redoubled %(b)s", a=names[a], b=names[b]) if a == declarer else _("%(a)s doubled %(b)s", a=names[a], b=names[b])
+        _("%(a)s redoubled %(b)s", a=names[a], b=names[b])
+        if a == declarer
+        else _("%(a)s doubled %(b)s", a=names[a], b=names[b])
         for a, b in pairs
     ]
     return ", ".join(said)

@@ -100,7 +100,11 @@ def undone_part(game: Game, undone: Any) -> dict[str, Any] | None:
         rnd = parse_round(game.preset, game.players, game.first_declarer, game.rounds, undone.get("round"), "")
     except ScoringError:
         return None
-    return {"number": undone["number"], "rnd": rnd, "declarer": declarer_of(game.preset, game.first_declarer, len(game.rounds))}
+    return {
+        "number": undone["number"],
+        "rnd": rnd,
+        "declarer": declarer_of(game.preset, game.first_declarer, len(game.rounds)),
+    }
 
 
 def recent_game(game: Game) -> dict[str, Any]:
