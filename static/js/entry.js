@@ -209,11 +209,19 @@
     (saved.matches("section") ? saved : saved.closest("section")).scrollIntoView({ block: "start" });
   });
 
-  // After an edit the page opens on the changed row (its #round-N, with a scroll margin):
-  // the confirmation of what changed takes the focus, without moving the page.
+  // After an edit the page opens on the changed row (#round-N; the CSS keeps a margin above
+  // it) and the confirmation of what changed takes the focus. The fragment is dropped from
+  // the address first: the browser's own fragment navigation would otherwise take the focus
+  // back to the page once it has loaded (and a reload would jump to the row again).
   function confirmEdit() {
     var title = document.querySelector("[data-changed] h2[tabindex='-1']");
-    if (title) title.focus({ preventScroll: true });
+    if (!title) return;
+    var row = location.hash && document.getElementById(location.hash.slice(1));
+    if (row) {
+      history.replaceState(history.state, "", location.pathname + location.search);
+      row.scrollIntoView({ block: "start" });
+    }
+    title.focus({ preventScroll: true });
   }
 
   document.addEventListener("htmx:load", function (event) { enhance(event.detail.elt); });
