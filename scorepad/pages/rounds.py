@@ -4,6 +4,7 @@ the engine's results."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from flask_babel import gettext as _
@@ -79,13 +80,14 @@ def edit_page(game: Game, number: int, contract: str) -> dict[str, Any]:
 # -- what an edit changed (the game page's confirmation, issue 13) ---------------------------
 
 
-def edit_summary(before: Game, after: Game, number: int) -> dict[str, Any]:
-    """What the edit of round ``number`` (1-based) that turned ``before`` into ``after``
-    changed, for the game page's confirmation: ``number``, ``changes`` (the round's parts that
-    changed, in words: :func:`round_changes`) and ``moved``, ``[seat, points]`` for each player
-    whose total the engine now scores differently (points after minus points before; the
-    later rounds' totals recompute with it). Plain lists and strings: the summary is kept in
-    the session until the game page shows it."""
+def edit_summary(after: Game, number: int, old: Round) -> dict[str, Any]:
+    """What the edit of round ``number`` (1-based) from ``old`` to what it is in ``after`` (the
+    game as saved) changed, for the game page's confirmation: ``number``, ``changes`` (the
+    round's parts that changed, in words: :func:`round_changes`) and ``moved``, ``[seat,
+    points]`` for each player whose total the engine now scores differently (points after minus
+    points before, the game before being ``after`` with round ``number`` as ``old``). Plain
+    lists and strings: the summary is kept in the session until the game page shows it."""
+    before = replace(after, rounds=after.rounds[: number - 1] + (old,) + after.rounds[number:])
     totals_before = score(before).standings.totals
     totals_after = score(after).standings.totals
     moved = [[seat, now - then] for seat, (then, now) in enumerate(zip(totals_before, totals_after, strict=True))]

@@ -309,7 +309,8 @@ def edit(token: str, number: int):
                     return conflict_page(stored, token, exc)
                 else:
                     # The game page confirms the edit once: what changed and whose totals moved.
-                    session[CHANGED_KEY] = {"game": stored.id, "action": "changed", **edit_summary(game, after, number)}
+                    summary = edit_summary(after, number, rnd)  # rnd: the round the form was opened on (based_on)
+                    session[CHANGED_KEY] = {"game": stored.id, "action": "changed", **summary}
                     return redirect(url_for("games.scorer", token=token) + f"#round-{number}", 303)
         status = 422
     else:
