@@ -751,3 +751,11 @@ def test_the_chip_messages_are_translated(app, client, language, message):
     response = client.post(f"/g/{edit}/rounds", data={"contract": "no-queens"}, headers={"Accept-Language": language})
     assert response.status_code == 422
     assert group_error(response.get_data(as_text=True), "queens").strip() == message
+
+
+def test_an_edit_of_a_finished_game_is_confirmed_too(app, client):
+    edit, _ = import_game(app, rounds=28)
+    html = edit_round_1(client, edit, {"penultimate": 3, "last": 0})
+    assert 'id="final"' in html  # no round to come: the confirmation has a card of its own
+    assert changed_box(html).startswith("Round 1 changed: 12th trick (second to last): Élodie → Marc")
+    assert total_classes(html) == ["moved", "", "", "moved"]
