@@ -13,6 +13,8 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
+from babel.lists import format_list
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -35,6 +37,7 @@ from wtforms.validators import Optional
 
 from . import labels
 from .i18n import error_text
+from .pages.common import isolated_text
 from .scoring import BUILTIN, Preset, Round
 from .scoring.contracts import OUTCOME_FIELDS, SEATS, START_RANKS, TRUMP_SUITS
 from .scoring.document import known_timezones
@@ -286,15 +289,14 @@ class RoundForm(NumberedForm):
         outcome: dict[str, Any] = {}
         ok = True
         for part in OUTCOME_FIELDS[cid]:
+            # A part left untapped gets one message at the top of its chip group, in the
+            # chips' words ("Tap how many queens each player took."), before the engine is asked.
             if part in COUNT_PARTS:
-                counts = []
-                for seat, entry in enumerate(getattr(self, part)):
-                    count = whole_number(entry.data)
-                    if count is None:
-                        self.add_error(part, count_message(part, players[seat], preset.tricks))
-                        ok = False
-                    else:
-                        counts.append(count)
+                counts = [whole_number(entry.data) for entry in getattr(self, part)]
+                untapped = [players[seat] for seat, count in enumerate(counts) if count is None]
+                if untapped:
+                    self.add_error(part, count_message(part, untapped))
+                    ok = False
                 outcome[part] = counts
             elif part == "order":
                 order = self.finishing_order(players)
@@ -303,9 +305,14 @@ class RoundForm(NumberedForm):
                 outcome["order"] = order
             elif part == "most":
                 outcome["most"] = list(self.most.data or [])
+                if not outcome["most"]:
+                    self.add_error("most", _("Tap who took the most cards of one suit (everyone tied)."))
+                    ok = False
             elif getattr(self, part).data is not None:
                 outcome[part] = getattr(self, part).data
-            # a seat left unchosen is left out: the engine names the missing part
+            else:
+                self.add_error(part, str(SEAT_QUESTIONS[part]))
+                ok = False
         if not ok:
             return None
         doc["outcome"] = outcome
@@ -323,6 +330,9 @@ class RoundForm(NumberedForm):
         with the error next to the order, when a place is missing or a player is chosen
         for two places."""
         places = [entry.data for entry in self.order]
+        if all(place is None for place in places):
+            self.add_error("order", _("Tap who went out first, second and third."))
+            return None
         for place in range(SEATS - 1):
             if places[place] is None:
                 self.add_error("order", str(PLACE_QUESTIONS[place]))
@@ -364,19 +374,43 @@ class RoundForm(NumberedForm):
 
 #: The form's question for each domino place it asks about (the fourth is implied).
 PLACE_QUESTIONS = (
-    _l("Choose who went out first."),
-    _l("Choose who went out second."),
-    _l("Choose who went out third."),
+    _l("Tap who went out first."),
+    _l("Tap who went out second."),
+    _l("Tap who went out third."),
 )
 
+#: The form's message for each "who took it" chip group left untapped.
+SEAT_QUESTIONS = {
+    "ace": _l("Tap who took the ace of hearts."),
+    "king": _l("Tap who took the king of hearts."),
+    "penultimate": _l("Tap who took the second-to-last trick."),
+    "last": _l("Tap who took the last trick."),
+}
 
-def count_message(part: str, player: str, tricks: int) -> str:
-    """The form's message for an empty or non-numeric count of ``part`` for ``player``."""
+
+def count_message(part: str, untapped: Sequence[str]) -> str:
+    """The one message of a count group (``tricks``, ``queens`` or ``hearts``: a row of number
+    chips per player) with no count, or no whole number, for the players ``untapped`` (their
+    names, in seat order): "Tap how many queens each player took." when that is all four,
+    else "Tap how many queens Beth and Dora took." (the names listed as the language does)."""
+    if len(untapped) == SEATS:
+        everyone = {
+            "tricks": _("Tap how many tricks each player took."),
+            "queens": _("Tap how many queens each player took."),
+            "hearts": _("Tap how many hearts each player took."),
+        }
+        return everyone[part]
+    names = format_list([isolated_text(name) for name in untapped], locale=get_locale())
+    n = len(untapped)  # one name or several: the verb agrees in some languages (German, Dutch)
     if part == "tricks":
-        return _("%(player)s's tricks: enter a whole number from 0 to %(n)d.", player=player, n=tricks)
+        return ngettext("Tap how many tricks %(names)s took.", "Tap how many tricks %(names)s took.", n, names=names)
     if part == "queens":
-        return _("%(player)s's queens: enter a whole number from 0 to 4.", player=player)
-    return _("%(player)s's hearts: enter a whole number from 0 to %(n)d.", player=player, n=tricks)
+        return ngettext("Tap how many queens %(names)s took.", "Tap how many queens %(names)s took.", n, names=names)
+    return ngettext("Tap how many hearts %(names)s took.", "Tap how many hearts %(names)s took.", n, names=names)
+
+
+class PutBackForm(NumberedForm):
+    """The "Put back round N" button offered after an undo: ``number`` is the round the page offered."""
 
 
 class UndoForm(NumberedForm):

@@ -65,6 +65,9 @@ class StoredGame(Model):
     # the device id of the session cookie, and a keyed hash of the client's address (never the address).
     creator_device: Mapped[str | None] = mapped_column(String(64), index=True)
     creator_address: Mapped[str | None] = mapped_column(String(64), index=True)
+    # The round the last undo removed, while it may be put back (issue 13): {"number": n, "round":
+    # the round object of game-format.md}; None once a round is saved, edited or undone again.
+    undone: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
     rounds: Mapped[list[StoredRound]] = relationship(

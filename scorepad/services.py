@@ -305,6 +305,7 @@ def record_round(
     row = StoredRound(game=stored, number=count + 1, client_key=client_key, key_digest=digest if client_key else None)
     row.assign(round_to_dict(rnd))
     db.session.add(row)
+    stored.undone = None  # a save ends the offer to put an undone round back
     try:
         _commit_round(stored)
     except Conflict:
@@ -403,6 +404,7 @@ def _replace_round(
     doc["rounds"] = [round_to_dict(r) for r in rounds]
     new_game = parse_game(doc, stored=True)  # later rounds stay valid (the check above keeps contracts unique)
     row.assign(round_to_dict(rnd))
+    stored.undone = None  # so does an edit
     _commit_round(stored)
     return row, new_game
 
@@ -410,8 +412,10 @@ def _replace_round(
 def undo_round(stored: StoredGame, number: int | None = None) -> None:
     """Delete the last round (``number``, when given, must be the last one); its idempotency
     key, if it had one, is kept spent (:class:`~scorepad.models.SpentKey`), so a late retry
-    of its save is a 409, not the round again. Raises ``LookupError`` when there is no such
-    round and :class:`Conflict` for an earlier one (nothing changed in either case)."""
+    of its save is a 409, not the round again. The round is kept on the game
+    (``StoredGame.undone``: its number and round object) until the next save, edit or undo,
+    so that :func:`put_back_round` can restore it. Raises ``LookupError`` when there is no
+    such round and :class:`Conflict` for an earlier one (nothing changed in either case)."""
     _lock_game(stored)
     try:
         if not stored.rounds:
@@ -434,9 +438,48 @@ def undo_round(stored: StoredGame, number: int | None = None) -> None:
         db.session.add(
             SpentKey(client_key=last.client_key, game_id=stored.id, number=last.number, key_digest=last.key_digest)
         )
+    stored.undone = {"number": last.number, "round": last.document()}
     stored.rounds.remove(last)
     stored.updated_at = utcnow()
     db.session.commit()
+
+
+def nothing_to_put_back(number: int) -> Conflict:
+    """The refusal of a put back of round ``number`` when the game keeps no such undone round:
+    it was put back already (a second tap), or a round was saved, edited or undone since (HTTP 409)."""
+    return Conflict(
+        N_("round %(n)d cannot be put back: it is back already, or a round was saved, edited or undone since"),
+        n=number,
+    )
+
+
+def put_back_round(stored: StoredGame, number: int | None = None) -> tuple[StoredRound, Game]:
+    """Store again the round the last undo removed (``StoredGame.undone``) as the next round:
+    the same contract, trump suit or starting rank, outcome and doubles, validated by the
+    engine as any save (:func:`~scorepad.scoring.parse_round`). ``number``, when given, is
+    the round the page offered to put back. Its idempotency key stays spent (the restored row
+    has none). Raises :class:`Conflict` (:func:`nothing_to_put_back`) when the game keeps no
+    undone round, another one, or the undone round is no longer the next one, and
+    :class:`ScoringError` if the engine refuses it; nothing is stored then."""
+    _lock_game(stored)
+    try:
+        undone = stored.undone
+        count = len(stored.rounds)
+        if not isinstance(undone, dict) or undone.get("number") != count + 1:
+            raise nothing_to_put_back(number if number is not None else count + 1)
+        if number is not None and number != undone["number"]:
+            raise nothing_to_put_back(number)
+        game = stored.to_game()
+        rnd = parse_round(game.preset, game.players, game.first_declarer, game.rounds, undone.get("round"), "")
+    except (Conflict, ScoringError):
+        db.session.rollback()  # end the transaction: release the lock
+        raise
+    row = StoredRound(game=stored, number=count + 1)
+    row.assign(round_to_dict(rnd))
+    db.session.add(row)
+    stored.undone = None
+    _commit_round(stored)
+    return row, replace(game, rounds=game.rounds + (rnd,))
 
 
 # -- the live board's validator --------------------------------------------------------------

@@ -254,7 +254,8 @@ def test_a_count_of_5000_digits_or_a_superscript_is_refused_next_to_its_field(cl
     response = client.post(f"/g/{edit}/rounds", data=data)
     assert response.status_code == 422
     html = response.get_data(as_text=True)
-    assert "tricks: enter a whole number from 0 to 13." in html
+    # Issue 13: one message for the chips, naming the player (seat 0, Élodie) with no count.
+    assert "Tap how many tricks \u2068Élodie\u2069 took." in html
     assert not any(words in html for words in PYTHON_WORDS)
 
 

@@ -211,6 +211,10 @@ def test_the_downgrade_refuses_to_lose_the_tokens_of_stored_games_and_leaves_an_
         said = capsys.readouterr().err
         assert "keeps only digests of the tokens of its 1 games and presets" in said
         assert "Restore the backup taken before upgrading instead." in said
+        # On SQLite (no transactional DDL in Alembic) the revisions above the refused one, such
+        # as issue 13's undone round, have stepped down before it refused: upgrading again
+        # brings the database back to the models, its game kept. (PostgreSQL rolled back all.)
+        upgrade()
         with db.engine.connect() as connection:
             assert compare_metadata(MigrationContext.configure(connection), db.metadata) == []
             assert connection.scalar(sa.select(sa.func.count()).select_from(sa.table("games"))) == 1

@@ -126,8 +126,9 @@ def test_an_empty_count_is_named_before_the_engine_is_asked(app, client):
     data = {"contract": "no-queens", "queens-0": "2", "queens-1": "", "queens-2": "two", "queens-3": "0"}
     response = client.post(f"/g/{edit}/rounds", data=data, headers={"HX-Request": "true"})
     assert response.status_code == 422
-    errors = group_error(response.get_data(as_text=True), "queens")
-    assert "Anne&#39;s queens" in errors and "Beth&#39;s queens" in errors
+    # One message for the group, naming the players (seats 1 and 2) whose count is missing.
+    errors = without_isolates(group_error(response.get_data(as_text=True), "queens"))
+    assert " ".join(errors.split()) == "Tap how many queens Anne and Beth took."
 
 
 def test_an_illegal_double_is_refused(app, client):
@@ -300,7 +301,7 @@ def test_the_fourth_player_out_in_domino_is_implied(app, client):
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"order-0": "2", "order-2": "3"}, "Choose who went out second."),
+        ({"order-0": "2", "order-2": "3"}, "Tap who went out second."),
         ({"order-0": "2", "order-1": "2", "order-2": "3"}, "Cath is chosen for two places"),
     ],
 )
@@ -458,7 +459,10 @@ def test_a_count_that_is_no_whole_number_is_refused_next_to_the_field(app, clien
     data = {"contract": "no-tricks", "tricks-0": typed, "tricks-1": "2", "tricks-2": "1", "tricks-3": "5"}
     response = client.post(f"/g/{edit}/rounds", data=data)
     assert response.status_code == 422
-    assert "enter a whole number from 0 to 13" in group_error(response.get_data(as_text=True), "tricks")
+    # Élodie (seat 0) tapped no count the chips offer: one message, in the chips' words.
+    assert "Tap how many tricks Élodie took." in without_isolates(
+        group_error(response.get_data(as_text=True), "tricks")
+    )
 
 
 @pytest.mark.parametrize("typed", ["²", "٣", "9" * 5000, "-1", "3.0"])
@@ -490,3 +494,268 @@ def test_a_contract_out_of_a_fixed_order_is_refused_with_the_engines_reason(app,
         r'<p class="flash flash-error" role="alert" data-refusal="invalid">([^<]+)</p>', response.get_data(as_text=True)
     )
     assert flash and "fixed order: next is No Tricks" in flash.group(1)
+
+
+# -- feedback after an action (issue 13) ------------------------------------------------------
+
+
+def stored_rounds(app, edit: str) -> list[dict]:
+    """The game's rounds as stored (round objects of game-format.md)."""
+    with app.app_context():
+        return [row.document() for row in services.find_by_token(edit)[0].rounds]
+
+
+def undone_note(html: str) -> str | None:
+    """The words of the note an undo leaves (None: no note), and its Put back button."""
+    match = re.search(r'<div id="undone".*?</form>\s*</div>', html, re.S)
+    return text_of(without_isolates(match.group(0))).strip() if match else None
+
+
+def test_undo_says_which_round_was_removed_and_offers_to_put_it_back(app, client):
+    edit, _ = import_game(app, rounds=6)  # round 6: Beth declared Trumps, hearts trumps
+    response = client.post(f"/g/{edit}/rounds/undo", data={"number": "6"}, headers={"HX-Request": "true"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    note = undone_note(html)
+    assert note == "Round 6 removed: Trumps (♥ Hearts), declarer Beth. Put back round 6"
+    assert "data-just-undone" in html  # entry.js focuses its button
+    assert 'aria-describedby="undone-text">Put back round 6</button>' in html
+    assert "Round 6 saved" not in html and "Round 5 saved" not in html  # an undo saves nothing
+    assert "Last round: 5" in html
+    # The offer stays on the page until the next save (a reload, another phone of the scorer).
+    page = client.get(f"/g/{edit}").get_data(as_text=True)
+    assert undone_note(page) == note and "data-just-undone" not in page
+
+
+def test_put_back_restores_exactly_the_undone_round(app, client):
+    edit, _ = import_game(app, rounds=10)
+    before = stored_rounds(app, edit)
+    assert client.post(f"/g/{edit}/rounds/undo", data={"number": "10"}).status_code == 303
+    response = client.post(f"/g/{edit}/rounds/put-back", data={"number": "10"}, headers={"HX-Request": "true"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert stored_rounds(app, edit) == before  # the same contract, outcome and doubles
+    assert before[9] == ROUNDS[9]
+    assert running(html, 10) == EXPECTED[9]["result"]["running"] == [-52, 99, 10, -46]
+    assert re.search(r'<div class="last-round just-saved" data-saved>\s*<h2[^>]*>Round 10 put back', html)
+    assert undone_note(html) is None
+
+
+def test_a_second_put_back_is_refused_and_changes_nothing(app, client):
+    edit, _ = import_game(app, rounds=3)
+    client.post(f"/g/{edit}/rounds/undo", data={"number": "3"})
+    assert client.post(f"/g/{edit}/rounds/put-back", data={"number": "3"}).status_code == 303
+    again = client.post(f"/g/{edit}/rounds/put-back", data={"number": "3"}, headers={"HX-Request": "true"})
+    assert again.status_code == 409
+    refusal = "Round 3 cannot be put back: it is back already, or a round was saved, edited or undone since"
+    assert f'data-refusal="conflict">{refusal}' in again.get_data(as_text=True)
+    assert stored_rounds(app, edit) == ROUNDS[:3]
+
+
+def test_without_javascript_undo_and_put_back_answer_303(app, client):
+    edit, _ = import_game(app, rounds=2)
+    undone = client.post(f"/g/{edit}/rounds/undo", data={"number": "2"})
+    assert undone.status_code == 303
+    assert undone.headers["Location"].endswith(f"/g/{edit}#undone")
+    page = client.get(f"/g/{edit}").get_data(as_text=True)
+    # Round 2: Beth declared No Hearts.
+    assert undone_note(page) == "Round 2 removed: No Hearts, declarer Beth. Put back round 2"
+    assert re.search(rf'<form class="put-back-form" method="post" action="/g/{edit}/rounds/put-back"', page)
+    back = client.post(f"/g/{edit}/rounds/put-back", data={"number": "2"})
+    assert back.status_code == 303
+    assert back.headers["Location"].endswith(f"/g/{edit}#current_round")
+    assert stored_rounds(app, edit) == ROUNDS[:2]
+
+
+def test_the_offer_to_put_back_ends_with_the_next_save(app, client):
+    edit, _ = import_game(app, rounds=3)
+    client.post(f"/g/{edit}/rounds/undo", data={"number": "3"})
+    # Round 3 recorded again, as another contract (No Tricks): the undone No Queens is gone for good.
+    other = form_of({"contract": "no-tricks", "doubles": [], "outcome": {"tricks": [4, 2, 1, 6]}})
+    assert client.post(f"/g/{edit}/rounds", data=other).status_code == 303
+    assert undone_note(client.get(f"/g/{edit}").get_data(as_text=True)) is None
+    refused = client.post(f"/g/{edit}/rounds/put-back", data={"number": "3"})
+    assert refused.status_code == 409
+    assert [r["contract"] for r in stored_rounds(app, edit)] == ["no-last-two", "no-hearts", "no-tricks"]
+
+
+def test_the_offer_to_put_back_ends_with_an_edit(app, client):
+    edit, _ = import_game(app, rounds=3)
+    client.post(f"/g/{edit}/rounds/undo", data={"number": "3"})
+    data = {**form_of({**ROUNDS[0], "outcome": {"penultimate": 3, "last": 0}}), "based_on": opened(client, edit, 1)}
+    assert client.post(f"/g/{edit}/rounds/1/edit", data=data).status_code == 303
+    assert client.post(f"/g/{edit}/rounds/put-back", data={"number": "3"}).status_code == 409
+    assert len(stored_rounds(app, edit)) == 2
+
+
+def test_only_the_round_the_last_undo_removed_can_be_put_back(app, client):
+    edit, _ = import_game(app, rounds=3)
+    client.post(f"/g/{edit}/rounds/undo", data={"number": "3"})
+    client.post(f"/g/{edit}/rounds/undo", data={"number": "2"})
+    page = client.get(f"/g/{edit}").get_data(as_text=True)
+    assert undone_note(page).startswith("Round 2 removed: No Hearts")
+    # A page still offering round 3 (opened before the second undo): refused, nothing stored.
+    assert client.post(f"/g/{edit}/rounds/put-back", data={"number": "3"}).status_code == 409
+    assert stored_rounds(app, edit) == ROUNDS[:1]
+    assert client.post(f"/g/{edit}/rounds/put-back", data={"number": "2"}).status_code == 303
+    assert stored_rounds(app, edit) == ROUNDS[:2]
+    assert client.post(f"/g/{edit}/rounds/put-back", data={"number": "3"}).status_code == 409
+
+
+def test_put_back_needs_the_edit_token(app, client):
+    edit, view = import_game(app, rounds=2)
+    client.post(f"/g/{edit}/rounds/undo", data={"number": "2"})
+    assert client.post(f"/g/{view}/rounds/put-back", data={"number": "2"}).status_code == 403
+    assert undone_note(client.get(f"/g/{view}").get_data(as_text=True)) is None  # not offered to readers
+    assert len(stored_rounds(app, edit)) == 1
+
+
+def test_put_back_with_nothing_undone_is_a_conflict(app, client):
+    edit, _ = import_game(app, rounds=2)
+    response = client.post(f"/g/{edit}/rounds/put-back", data={"number": "3"})
+    assert response.status_code == 409
+    assert "Round 3 cannot be put back" in response.get_data(as_text=True)
+    assert len(stored_rounds(app, edit)) == 2
+
+
+def edit_round_1(client, edit: str, outcome: dict, doubles=None) -> str:
+    """Save an edit of round 1 (No Last Two); the game page it leads to."""
+    rnd = {**ROUNDS[0], "outcome": outcome, "doubles": ROUNDS[0]["doubles"] if doubles is None else doubles}
+    response = client.post(f"/g/{edit}/rounds/1/edit", data={**form_of(rnd), "based_on": opened(client, edit, 1)})
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith(f"/g/{edit}#round-1")
+    return client.get(response.headers["Location"]).get_data(as_text=True)
+
+
+def changed_box(html: str) -> str | None:
+    match = re.search(r'<div id="changed".*?</ul>', html, re.S)
+    return text_of(without_isolates(match.group(0))).strip() if match else None
+
+
+def total_classes(html: str) -> list[str]:
+    footer = re.search(r"<tfoot>.*?</tfoot>", html, re.S).group(0)
+    return re.findall(r'<td(?: class="([^"]*)")?>', footer)
+
+
+def test_an_edit_is_confirmed_with_what_changed_and_the_totals_that_moved(app, client):
+    edit, _ = import_game(app, rounds=3)
+    # Round 1 corrected: Marc took the 12th trick, not Élodie: +30 for Élodie, −30 for Marc
+    # (see test_editing_a_round_recomputes_the_later_totals).
+    html = edit_round_1(client, edit, {"penultimate": 3, "last": 0})
+    assert changed_box(html) == (
+        "Round 1 changed: 12th trick (second to last): Élodie → Marc Totals: Élodie +30, Marc -30"
+    )
+    assert '<tr id="round-1" class="is-changed">' in html
+    assert total_classes(html) == ["moved", "", "", "moved"]  # Élodie's and Marc's totals moved
+    assert "Last round: 3" not in html  # the confirmation takes its place: the action was the edit
+    # Shown once: the next visit is the plain page.
+    again = client.get(f"/g/{edit}").get_data(as_text=True)
+    assert changed_box(again) is None and "is-changed" not in again and "Last round: 3" in again
+    assert total_classes(again) == ["", "", "", ""]
+
+
+def test_an_edit_names_changed_doubles_and_counts(app, client):
+    edit, _ = import_game(app, rounds=4)
+    # Round 4 (Beth declares No Tricks, tricks 4 2 1 6): Élodie took 5, Marc 5; Anne's double on
+    # Marc is withdrawn, and so is Marc’s on Anne; Élodie doubles Anne instead.
+    rnd = {"contract": "no-tricks", "doubles": [[0, 1], [0, 2]], "outcome": {"tricks": [5, 2, 1, 5]}}
+    data = {**form_of(rnd), "based_on": opened(client, edit, 4)}
+    response = client.post(f"/g/{edit}/rounds/4/edit", data=data)
+    assert response.status_code == 303
+    html = client.get(response.headers["Location"]).get_data(as_text=True)
+    box = changed_box(html)
+    assert "Tricks: Élodie 4 → 5, Marc 6 → 5" in box
+    assert "Doubles added: Élodie doubled Anne" in box
+    assert "Doubles removed: Anne doubled Marc, Marc doubled Anne" in box
+    assert '<tr id="round-4" class="is-changed">' in html
+
+
+def test_an_edit_that_changes_nothing_says_so(app, client):
+    edit, _ = import_game(app, rounds=3)
+    html = edit_round_1(client, edit, ROUNDS[0]["outcome"])
+    assert "Round 1 saved again: nothing changed." in html
+    assert total_classes(html) == ["", "", "", ""]
+
+
+def test_the_changed_row_is_not_flush_with_the_top_edge(app, client):
+    css = client.get("/static/css/entry.css").get_data(as_text=True)
+    assert re.search(r"\.score-table tbody tr\[id\] \{ scroll-margin-top: [1-9]", css)
+
+
+# -- saving with nothing tapped: one message per chip group, in the chips' words ------------
+
+EMPTY_SAVES = [
+    ("tournament-full", 0, "no-tricks", {"tricks": "Tap how many tricks each player took."}),
+    ("tournament-full", 0, "no-queens", {"queens": "Tap how many queens each player took."}),
+    (
+        "tournament-full",
+        0,
+        "no-last-two",
+        {"penultimate": "Tap who took the second-to-last trick.", "last": "Tap who took the last trick."},
+    ),
+    (
+        "tournament-full",
+        0,
+        "no-hearts",
+        {"hearts": "Tap how many hearts each player took.", "ace": "Tap who took the ace of hearts."},
+    ),
+    ("tournament-full", 0, "no-king-of-hearts", {"king": "Tap who took the king of hearts."}),
+    ("tournament-full", 0, "trumps", {"tricks": "Tap how many tricks each player took."}),
+    ("tournament-full", 0, "domino", {"order": "Tap who went out first, second and third."}),
+    ("brader-32-card", 3, "ravage-city", {"most": "Tap who took the most cards of one suit (everyone tied)."}),
+    (
+        "french-classic",
+        5,
+        "salade",
+        {
+            "tricks": "Tap how many tricks each player took.",
+            "queens": "Tap how many queens each player took.",
+            "hearts": "Tap how many hearts each player took.",
+            "ace": "Tap who took the ace of hearts.",
+            "king": "Tap who took the king of hearts.",
+            "penultimate": "Tap who took the second-to-last trick.",
+            "last": "Tap who took the last trick.",
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(("example", "rounds", "contract", "messages"), EMPTY_SAVES)
+def test_saving_with_nothing_tapped_gives_each_chip_group_one_message_at_its_top(
+    app, client, example, rounds, contract, messages
+):
+    game = json.loads((Path(__file__).parent / "data" / "examples" / f"{example}.json").read_text())["game"]
+    edit = new_game(app, {**game, "rounds": game["rounds"][:rounds]})
+    response = client.post(f"/g/{edit}/rounds", data={"contract": contract})
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    errors = dict(re.findall(r'<ul class="field-error" id="([a-z]+)-error"[^>]*>(.*?)</ul>', html, re.S))
+    assert set(errors) == set(messages)
+    for group, message in messages.items():
+        assert re.findall(r"<li>(.*?)</li>", errors[group]) == [message]  # one message, not one per player
+        # At the top of the group: right under its legend, before the chips.
+        assert re.search(rf'<fieldset[^>]* id="{group}"[^>]*>\s*<legend>.*?</legend>\s*<ul class="field-error"', html)
+    assert "'" not in "".join(errors.values()) and "&#39;" not in "".join(errors.values())
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("de", "Tippe an, wie viele Damen jeder Spieler genommen hat."),
+        ("nl", "Tik aan hoeveel vrouwen elke speler heeft gehaald."),
+        ("fr", "Touchez le nombre de dames prises par chaque joueur."),
+    ],
+)
+def test_the_chip_messages_are_translated(app, client, language, message):
+    edit, _ = import_game(app)
+    response = client.post(f"/g/{edit}/rounds", data={"contract": "no-queens"}, headers={"Accept-Language": language})
+    assert response.status_code == 422
+    assert group_error(response.get_data(as_text=True), "queens").strip() == message
+
+
+def test_an_edit_of_a_finished_game_is_confirmed_too(app, client):
+    edit, _ = import_game(app, rounds=28)
+    html = edit_round_1(client, edit, {"penultimate": 3, "last": 0})
+    assert 'id="final"' in html  # no round to come: the confirmation has a card of its own
+    assert changed_box(html).startswith("Round 1 changed: 12th trick (second to last): Élodie → Marc")
+    assert total_classes(html) == ["moved", "", "", "moved"]

@@ -3,12 +3,18 @@ the engine's results."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
+from flask_babel import gettext as _
+
+from .. import labels
 from ..scoring import Game, Round, score
+from ..scoring.contracts import OUTCOME_FIELDS
 from ..scoring.doubles import pair_settlements
 from ..scoring.game import declarer_of, free_contracts, seats_of
-from .common import short_names
+from .common import isolated_text, short_names
 from .scorer import round_form
 
 
@@ -69,3 +75,93 @@ def edit_page(game: Game, number: int, contract: str) -> dict[str, Any]:
         "free": free_of(game, number),
         "rf": round_form(game, number - 1, contract),
     }
+
+
+# -- what an edit changed (the game page's confirmation, issue 13) ---------------------------
+
+
+def edit_summary(after: Game, number: int, old: Round) -> dict[str, Any]:
+    """What the edit of round ``number`` (1-based) from ``old`` to what it is in ``after`` (the
+    game as saved) changed, for the game page's confirmation: ``number``, ``changes`` (the
+    round's parts that changed, in words: :func:`round_changes`) and ``moved``, ``[seat,
+    points]`` for each player whose total the engine now scores differently (points after minus
+    points before, the game before being ``after`` with round ``number`` as ``old``). Plain
+    lists and strings: the summary is kept in the session until the game page shows it."""
+    before = replace(after, rounds=after.rounds[: number - 1] + (old,) + after.rounds[number:])
+    totals_before = score(before).standings.totals
+    totals_after = score(after).standings.totals
+    moved = [[seat, now - then] for seat, (then, now) in enumerate(zip(totals_before, totals_after, strict=True))]
+    declarer = declarer_of(before.preset, before.first_declarer, number - 1)
+    return {
+        "number": number,
+        "changes": round_changes(before.rounds[number - 1], after.rounds[number - 1], before.players, declarer),
+        "moved": [pair for pair in moved if pair[1]],
+    }
+
+
+def round_changes(old: Round, new: Round, players: Sequence[str], declarer: int) -> list[str]:
+    """The differences between round ``old`` and its edit ``new``, one sentence-like line a
+    part, in the reader's language: "Contract: No Queens → No Tricks", "Last trick: Élodie →
+    Marc", "Tricks: Anne 3 → 4, Beth 5 → 4", "Doubles added: Anne doubled Beth". A part the
+    old round did not have (another contract) is given with its new value only. Names are
+    isolated (:func:`~.common.isolated_text`): the lines are plain text."""
+    names = [isolated_text(name) for name in players]
+    changes: list[str] = []
+
+    def said(part: str, before: str | None, after: str) -> None:
+        change = after if before is None else f"{before} → {after}"
+        changes.append(_("%(part)s: %(change)s", part=part, change=change))
+
+    if old.contract != new.contract:
+        said(_("Contract"), labels.contract_name(old.contract), labels.contract_name(new.contract))
+    if old.trump != new.trump:
+        said(_("Trump suit"), _suit(old.trump), _suit(new.trump))
+    if old.start_rank != new.start_rank:
+        said(_("Starting rank"), _rank(old.start_rank), _rank(new.start_rank))
+    if (old.outcome is None) != (new.outcome is None):
+        played, unplayed = _("played"), _("not played")
+        said(_("Outcome"), unplayed if old.outcome is None else played, played if old.outcome is None else unplayed)
+    before, after = old.outcome or {}, new.outcome or {}
+    for part in OUTCOME_FIELDS[new.contract] if new.outcome is not None else ():
+        value, was = after[part], before.get(part)
+        if value == was:
+            continue
+        label = str(labels.OUTCOME_PARTS[part])
+        if part in ("tricks", "queens", "hearts"):
+            if was is None:
+                said(label, None, ", ".join(f"{names[seat]} {n}" for seat, n in enumerate(value)))
+            else:
+                moves = [
+                    f"{names[seat]} {a} → {b}" for seat, (a, b) in enumerate(zip(was, value, strict=True)) if a != b
+                ]
+                said(label, None, ", ".join(moves))
+        elif part in ("order", "most"):
+            said(label, None if was is None else ", ".join(names[s] for s in was), ", ".join(names[s] for s in value))
+        else:
+            said(label, None if was is None else names[was], names[value])
+    added = [pair for pair in new.doubles if pair not in old.doubles]
+    removed = [pair for pair in old.doubles if pair not in new.doubles]
+    if added:
+        changes.append(_("Doubles added: %(doubles)s", doubles=_doubles(added, names, declarer)))
+    if removed:
+        changes.append(_("Doubles removed: %(doubles)s", doubles=_doubles(removed, names, declarer)))
+    return changes
+
+
+def _suit(suit: str | None) -> str:
+    return f"{labels.SUIT_SYMBOLS[suit]} {labels.SUITS[suit]}" if suit else _("none")
+
+
+def _rank(rank: str | None) -> str:
+    return str(labels.RANKS[rank]) if rank else _("none")
+
+
+def _doubles(pairs: Sequence[Sequence[int]], names: Sequence[str], declarer: int) -> str:
+    """Doubles in words, as the round page says them ("Anne doubled Beth", "Beth redoubled Anne")."""
+    said = [
+        _("%(a)s redoubled %(b)s", a=names[a], b=names[b])
+        if a == declarer
+        else _("%(a)s doubled %(b)s", a=names[a], b=names[b])
+        for a, b in pairs
+    ]
+    return ", ".join(said)

@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..i18n import engine_text
-from ..scoring import Game, score
+from ..scoring import Game, ScoringError, parse_round, score
 from ..scoring.contracts import OUTCOME_FIELDS, SEATS
 from ..scoring.doubles import family_cells, refusal
-from ..scoring.game import declared_in, leaders, quota_reminders, seats_of, split_applies
+from ..scoring.game import declared_in, declarer_of, leaders, quota_reminders, seats_of, split_applies
 from .common import short_names, standings_part
 
 
@@ -87,6 +87,24 @@ def scorer_page(game: Game, can_edit: bool, contract: str | None = None) -> dict
             page["contract"] = contract
             page["rf"] = round_form(game, len(game.rounds), contract)
     return page
+
+
+def undone_part(game: Game, undone: Any) -> dict[str, Any] | None:
+    """The round the last undo removed, as the game page offers to put it back (issue 13):
+    ``number``, ``rnd`` (the engine's :class:`~scorepad.scoring.Round`) and ``declarer``
+    (seat); None when ``undone`` (``StoredGame.undone``: ``{"number": n, "round": {...}}``) is
+    None or is not a round the engine would take as the game's next one now."""
+    if not isinstance(undone, dict) or undone.get("number") != len(game.rounds) + 1:
+        return None
+    try:
+        rnd = parse_round(game.preset, game.players, game.first_declarer, game.rounds, undone.get("round"), "")
+    except ScoringError:
+        return None
+    return {
+        "number": undone["number"],
+        "rnd": rnd,
+        "declarer": declarer_of(game.preset, game.first_declarer, len(game.rounds)),
+    }
 
 
 def recent_game(game: Game) -> dict[str, Any]:

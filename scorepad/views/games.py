@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 
 from .. import labels, services
 from ..forms import ButtonForm, ImportGameForm, NewGameForm, RoundForm, UnreadableImport
 from ..i18n import error_text
 from ..pages.common import isolated_text
-from ..pages.scorer import recent_game, scorer_page
+from ..pages.scorer import recent_game, scorer_page, undone_part
 from ..scoring import ScoringError, parse_game
 from ..services import StoredGame  # the stored game's type only: views reach the tables through services
 from ..web import htmx
@@ -28,6 +28,8 @@ from ..web.recent import remember as remember_token
 bp = Blueprint("games", __name__)
 
 SCORER_BLOCKS = ["game_live"]
+#: The session key of what an edit changed (pages.rounds.edit_summary), until the game page shows it once.
+CHANGED_KEY = "round_changed"
 
 
 @bp.app_context_processor
@@ -56,12 +58,16 @@ def scorer_context(
     message: str | None = None,
     saved: bool = False,
     preview: dict[str, Any] | None = None,
+    feedback: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The game page's template variables: :func:`scorepad.pages.scorer.scorer_page` for the
     stored game, with its forms. ``saved``: a round was just recorded (the page then leads
     with its points); ``preview``: the settlement preview of the form being entered (see
-    rounds.preview_of); ``message``: why a change was refused (with ``refusal``, its code)."""
-    page = scorer_page(stored.to_game(), can_edit, contract)
+    rounds.preview_of); ``message``: why a change was refused (with ``refusal``, its code);
+    ``feedback``: what the scorer just did (``action``: restored, undone or changed; see
+    views/rounds.py). ``undone``: the round an undo removed, offered to be put back."""
+    game = stored.to_game()
+    page = scorer_page(game, can_edit, contract)
     page.update(
         {
             "stored": stored,
@@ -72,6 +78,8 @@ def scorer_context(
             "undo_form": ButtonForm(),
             "preview": preview,
             "form": None,
+            "feedback": feedback or {},
+            "undone": undone_part(game, stored.undone) if can_edit else None,
         }
     )
     if page["contract"] is not None:
@@ -171,7 +179,10 @@ def new():
 def scorer(token: str):
     """The game page: score table, current round, the round form (edit token) or read-only."""
     stored, can_edit = any_game(token)
+    feedback = None
     if can_edit:
         remember(stored)
-    context = scorer_context(stored, token, can_edit)
+        changed = session.pop(CHANGED_KEY, None)  # shown once, and only on the game it is about
+        feedback = changed if isinstance(changed, dict) and changed.get("game") == stored.id else None
+    context = scorer_context(stored, token, can_edit, feedback=feedback)
     return htmx.page_or_blocks("games/scorer.html", SCORER_BLOCKS, **context)

@@ -9,20 +9,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, make_response, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 
 from .. import labels, services
-from ..forms import RoundForm, UndoForm, whole_number
+from ..forms import NumberedForm, PutBackForm, RoundForm, UndoForm, whole_number
 from ..i18n import engine_text, error_text
 from ..pages.common import isolated_text
-from ..pages.rounds import edit_page, free_of, preview_fragment, round_page, settlement_of
+from ..pages.rounds import edit_page, edit_summary, free_of, preview_fragment, round_page, settlement_of
 from ..scoring import Game, MissingPart, ScoringError, parse_round, score
 from ..scoring.game import declarer_of
 from ..services import StoredGame  # the stored game's type only: views reach the tables through services
 from ..web import htmx
 from ..web.loaders import any_game, game_to_edit
-from .games import SCORER_BLOCKS, scorer_context
+from .games import CHANGED_KEY, SCORER_BLOCKS, scorer_context
 
 bp = Blueprint("rounds", __name__, url_prefix="/g/<token>/rounds")
 
@@ -50,12 +50,15 @@ def conflict_page(stored: StoredGame, token: str, conflict: services.Conflict):
     return game_page(stored, token, 409, message=message[:1].upper() + message[1:])
 
 
-def after_change(stored: StoredGame, token: str):
-    """After a save or an undo: 303 to the game page, or for htmx its fresh live part."""
+def after_change(stored: StoredGame, token: str, action: str = "saved"):
+    """After a save (``action`` ``saved``), a put back (``restored``: the page leads with the
+    round as with a save) or an undo (``undone``: the page says which round was removed and
+    offers to put it back, ``#undone``): 303 to the game page, or for htmx its fresh live part."""
     url = url_for("games.scorer", token=token)
     if htmx.is_htmx():
-        return htmx.push_url(game_page(stored, token, saved=True), url)
-    return htmx.vary(redirect(url + "#current_round", 303))
+        page = game_page(stored, token, saved=action != "undone", feedback={"action": action})
+        return htmx.push_url(page, url)
+    return htmx.vary(redirect(url + ("#undone" if action == "undone" else "#current_round"), 303))
 
 
 @bp.get("/new")
@@ -127,23 +130,46 @@ def create(token: str):
     return game_page(stored, token, 422, form=form, contract=contract, message=message)
 
 
-@bp.post("/undo")
-def undo(token: str):
-    """Delete the last round (the one the button named): 303, or 409 if it is no longer the last."""
-    stored = game_to_edit(token)
-    form = UndoForm()
+def button_number(stored: StoredGame, token: str, form: NumberedForm) -> int | None:
+    """The round number a button's form (undo, put back) carries, or None for none; aborts
+    with the game page and 422 for a number that is not one, 400 for a form that is no form
+    of ours (no CSRF token)."""
     if not form.validate_on_submit():
         if form.form_errors:  # a round number that is not one (forms.NumberedForm)
-            return game_page(stored, token, 422, message=" ".join(form.form_errors))
+            abort(game_page(stored, token, 422, message=" ".join(form.form_errors)))
         abort(400)
-    number = whole_number(form.number.data)
+    return whole_number(form.number.data)
+
+
+@bp.post("/undo")
+def undo(token: str):
+    """Delete the last round (the one the button named): 303 to the page that offers to put
+    it back, or 409 if it is no longer the last."""
+    stored = game_to_edit(token)
+    number = button_number(stored, token, UndoForm())
     try:
         services.undo_round(stored, number)
     except LookupError:
         return game_page(stored, token, 409, message=_("There is no round to undo."))
     except services.Conflict as exc:
         return conflict_page(stored, token, exc)
-    return after_change(stored, token)
+    return after_change(stored, token, "undone")
+
+
+@bp.post("/put-back")
+def put_back(token: str):
+    """Put back the round the last undo removed (the one the button named), as the next
+    round: 303 (htmx: the live part, leading with it), or 409 when there is none to put back
+    any more (put back already, or a round was saved, edited or undone since)."""
+    stored = game_to_edit(token)
+    number = button_number(stored, token, PutBackForm())
+    try:
+        services.put_back_round(stored, number)
+    except services.Conflict as exc:
+        return conflict_page(stored, token, exc)
+    except ScoringError as exc:  # not reached for a round the engine took before; said all the same
+        return game_page(stored, token, 422, message=error_text(exc))
+    return after_change(stored, token, "restored")
 
 
 def preview_of(game: Game, index: int, form: RoundForm) -> dict[str, Any]:
@@ -274,7 +300,7 @@ def edit(token: str, number: int):
             document = form.round_document(preset, game.players)
             if document is not None:
                 try:
-                    services.replace_round(stored, number, document, form.based_on.data)
+                    _row, after = services.replace_round(stored, number, document, form.based_on.data)
                 except ScoringError as exc:
                     form.add_engine_error(exc.path, error_text(exc))
                 except LookupError:  # undone (more than the last round) between the check above and the save
@@ -282,6 +308,9 @@ def edit(token: str, number: int):
                 except services.Conflict as exc:  # undone, changed or recorded again since the form was opened
                     return conflict_page(stored, token, exc)
                 else:
+                    # The game page confirms the edit once: what changed and whose totals moved.
+                    summary = edit_summary(after, number, rnd)  # rnd: the round the form was opened on (based_on)
+                    session[CHANGED_KEY] = {"game": stored.id, "action": "changed", **summary}
                     return redirect(url_for("games.scorer", token=token) + f"#round-{number}", 303)
         status = 422
     else:

@@ -189,17 +189,41 @@
     }
   });
 
-  // After a save the live part comes back: lead with the saved round's points and the
-  // next contract buttons, not wherever the long form happened to leave the page.
+  // After a save (or a put back) the live part comes back: lead with the saved round's
+  // points and the next contract buttons, not wherever the long form happened to leave the page.
+  // After an undo: the note that says which round was removed, its Put back button focused.
   document.addEventListener("htmx:afterSettle", function (event) {
     var root = event.detail.elt;
-    var saved = root && root.querySelector && root.querySelector("[data-saved]");
+    if (!root || !root.querySelector) return;
+    var undone = root.querySelector("[data-just-undone]");
+    if (undone) {
+      var button = undone.querySelector("button");
+      (button || undone).focus({ preventScroll: true });
+      undone.scrollIntoView({ block: "center" });
+      return;
+    }
+    var saved = root.querySelector("[data-saved]");
     if (!saved) return;
     var title = saved.querySelector("h2[tabindex='-1']");
     if (title) title.focus({ preventScroll: true });
     (saved.matches("section") ? saved : saved.closest("section")).scrollIntoView({ block: "start" });
   });
 
+  // After an edit the page opens on the changed row (#round-N; the CSS keeps a margin above
+  // it) and the confirmation of what changed takes the focus. The fragment is dropped from
+  // the address first: the browser's own fragment navigation would otherwise take the focus
+  // back to the page once it has loaded (and a reload would jump to the row again).
+  function confirmEdit() {
+    var title = document.querySelector("[data-changed] h2[tabindex='-1']");
+    if (!title) return;
+    var row = location.hash && document.getElementById(location.hash.slice(1));
+    if (row) {
+      history.replaceState(history.state, "", location.pathname + location.search);
+      row.scrollIntoView({ block: "start" });
+    }
+    title.focus({ preventScroll: true });
+  }
+
   document.addEventListener("htmx:load", function (event) { enhance(event.detail.elt); });
-  document.addEventListener("DOMContentLoaded", function () { enhance(document); });
+  document.addEventListener("DOMContentLoaded", function () { enhance(document); confirmEdit(); });
 })();

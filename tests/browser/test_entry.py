@@ -285,3 +285,75 @@ def test_the_grid_in_dark_mode(app, live_server, browser, screenshot_dir):
     no_sideways_scroll(page, 320)
     current.screenshot(path=str(screenshot_dir / "entry-current-dark-320.png"))
     context.close()
+
+
+# -- feedback after an action (issue 13) ------------------------------------------------------
+
+TOURNAMENT = json.loads((EXAMPLES / "tournament-full.json").read_text())["game"]  # Élodie, Anne, Beth, Marc
+
+
+def test_undo_names_the_removed_round_and_put_back_restores_it(app, live_server, phone, screenshot_dir):
+    page = phone
+    start(app, live_server, page, TOURNAMENT, rounds=10)
+    page.on("dialog", lambda dialog: dialog.accept())  # "Delete round 10? …"
+    totals = page.locator(".score-table tfoot td").all_inner_texts()
+    page.get_by_role("button", name="Undo round 10").tap()
+    note = page.locator("#undone")
+    # Round 10 of the example: Marc declared No Queens.
+    expect(note.locator(".undone-text")).to_have_text("Round 10 removed: No Queens, declarer Marc.")
+    put_back = note.get_by_role("button", name="Put back round 10")
+    expect(put_back).to_be_focused()
+    expect_in_viewport(put_back)
+    expect(page.locator("#last-title")).to_contain_text("Last round: 9")  # nothing was saved
+    expect(page.locator("#round-10")).to_have_count(0)
+    page.screenshot(path=str(screenshot_dir / "entry-after-undo-390.png"))
+    put_back.tap()
+    expect(page.locator("#last-title")).to_contain_text("Round 10 put back")
+    expect(page.locator("#undone")).to_have_count(0)
+    assert page.locator(".score-table tfoot td").all_inner_texts() == totals
+    page.screenshot(path=str(screenshot_dir / "entry-after-put-back-390.png"))
+
+
+def test_an_edit_is_confirmed_with_its_row_in_sight(app, live_server, phone, screenshot_dir):
+    page = phone
+    token = start(app, live_server, page, TOURNAMENT, rounds=10)
+    # Round 2 (Beth declared No Hearts; hearts 3 0 5 5): Marc took the ace, not Beth. By hand:
+    # raw −6 0 −10 −14; Élodie doubled Beth and Marc (×1): Beth pays 4, Marc 8; Anne doubled
+    # both, Beth redoubled (×2): Beth pays 20, Marc 14. Round totals 6 34 −34 −36 instead of
+    # 6 38 −50 −24: Anne −4, Beth +16, Marc −12; Élodie's total stays.
+    page.goto(f"{live_server}/g/{token}/rounds/2/edit")
+    page.locator("#ace .chip[data-seat='3']").tap()
+    page.get_by_role("button", name="Save round 2").tap()
+    box = page.locator("#changed")
+    expect(box.locator("h2")).to_have_text("Round 2 changed:")
+    expect(box.locator(".changes li")).to_have_text(
+        ["Ace of hearts ♥A: \u2068Beth\u2069 → \u2068Marc\u2069", "Totals: Anne −4, Beth +16, Marc −12"]
+    )
+    expect(box.locator("h2")).to_be_focused()
+    expect(page.locator("main")).not_to_contain_text("Last round: 10")
+    row = page.locator("#round-2")
+    expect(row).to_have_class("is-changed")
+    moved = page.locator(".score-table tfoot td").evaluate_all("tds => tds.map(td => td.classList.contains('moved'))")
+    assert moved == [False, True, True, True]
+    # The page opens on the changed row, with the rows above it in sight: not flush with the top edge.
+    top = row.evaluate("el => el.getBoundingClientRect().top")
+    assert 40 <= top <= 844 / 2
+    page.screenshot(path=str(screenshot_dir / "entry-after-edit-390.png"))
+    box.screenshot(path=str(screenshot_dir / "entry-edit-confirmed-390.png"))
+
+
+def test_saving_with_nothing_tapped_says_so_once_per_group(app, live_server, phone, screenshot_dir):
+    page = phone
+    start(app, live_server, page)
+    form = choose(page, "no-hearts")
+    page.get_by_role("button", name="Save round 1").tap()
+    hearts = page.locator("#hearts .field-error")
+    expect(hearts).to_have_text("Tap how many hearts each player took.")
+    expect(page.locator("#ace .field-error")).to_have_text("Tap who took the ace of hearts.")
+    assert page.locator("#hearts .field-error li").count() == 1
+    # At the top of the group, above the first player's chips, and scrolled into view.
+    first_row = page.locator("#hearts .count-row").first
+    assert hearts.bounding_box()["y"] < first_row.bounding_box()["y"]
+    expect_in_viewport(hearts)
+    form = page.locator("form.round-form")
+    form.locator("#hearts").screenshot(path=str(screenshot_dir / "entry-nothing-tapped-390.png"))
