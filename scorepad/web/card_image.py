@@ -6,7 +6,8 @@ imaging library, kept by its maintainers for 15 years; WeasyPrint already depend
 in DejaVu Sans (Debian's fonts-dejavu-core, which the Makefile installs for the PDF too: Latin,
 Greek, Cyrillic, Hebrew and Arabic); Pillow's own font stands in where no DejaVu is found.
 With Pillow's Raqm layout (libraqm), right-to-left names are laid out and shaped. A name or
-title too wide for its place is set smaller, down to a floor, then cut with an ellipsis.
+title too wide for its place is set smaller, down to a floor, then cut with an ellipsis; a
+long name goes onto two lines first.
 """
 
 from __future__ import annotations
@@ -86,6 +87,43 @@ def fitted(
     return cut.rstrip() + ELLIPSIS, face
 
 
+def two_lines(draw: ImageDraw.ImageDraw, text: str, width: float, face: Font) -> tuple[str, str] | None:
+    """``text`` split into two lines that each fit ``width`` px in ``face``: at the space
+    nearest the middle that works, else (one long word) at the character nearest the middle
+    that works; None when no split fits."""
+
+    def fits(line: str) -> bool:
+        return text_width(draw, line, face) <= width
+
+    middle = len(text) / 2
+    spaces = sorted((i for i, ch in enumerate(text) if ch == " "), key=lambda i: abs(i - middle))
+    for i in spaces:
+        first, second = text[:i].rstrip(), text[i + 1 :].lstrip()
+        if first and second and fits(first) and fits(second):
+            return first, second
+    for i in sorted(range(1, len(text)), key=lambda i: abs(i - middle)):
+        if fits(text[:i]) and fits(text[i:]):
+            return text[:i], text[i:]
+    return None
+
+
+def name_lines(draw: ImageDraw.ImageDraw, name: str, width: float) -> tuple[tuple[str, ...], Font]:
+    """A player's name in ``width`` px: on one line from 42 px down to 28 px, else on two lines
+    from 30 px down to 20 px (a long name is shown whole), else one line of 22 px cut with an
+    ellipsis."""
+    for size in sizes(42, 28):
+        face = font(size)
+        if text_width(draw, name, face) <= width:
+            return (name,), face
+    for size in sizes(30, 20):
+        face = font(size)
+        split = two_lines(draw, name, width, face)
+        if split is not None:
+            return split, face
+    cut, face = fitted(draw, name, width, (22,))
+    return (cut,), face
+
+
 def sizes(largest: int, smallest: int) -> range:
     """Font sizes from ``largest`` down to ``smallest`` px, two at a time."""
     return range(largest, smallest - 1, -2)
@@ -133,7 +171,10 @@ def rows(draw: ImageDraw.ImageDraw, card: ResultCard, top: int, height: int) -> 
                 fill=LEADER,
             )
         draw.text((MARGIN, middle), f"{placing.rank}.", font=rank_face, fill=MUTED, anchor="lm")
-        name, face = fitted(draw, placing.name, name_width, sizes(42, 26))
-        draw.text((name_left, middle), name, font=face, fill=INK, anchor="lm")
+        lines, face = name_lines(draw, placing.name, name_width)
+        step = face.size * 1.2 if isinstance(face, ImageFont.FreeTypeFont) else 24
+        for number, line in enumerate(lines):
+            y = middle + (number - (len(lines) - 1) / 2) * step
+            draw.text((name_left, y), line, font=face, fill=INK, anchor="lm")
         colour = NEGATIVE if shown.startswith("−") else INK
         draw.text((WIDTH - MARGIN, middle), shown, font=points_face, fill=colour, anchor="rm")
