@@ -21,7 +21,7 @@ from ..i18n import select_locale
 from ..pages.card import result_card
 from ..web.card_image import render_card
 from ..web.loaders import any_game, game_to_view
-from .board import live_etag
+from .board import live_etag, revalidate
 
 bp = Blueprint("card", __name__, url_prefix="/b")
 
@@ -63,11 +63,9 @@ def image(token: str):
             url = url_for("card.image", token=stored.view_token, lang=None if varies else language)
             return redirect(url, 303)
         abort(404)
-    headers = {"ETag": f'W/"{etag}"', "Cache-Control": "no-cache"}
-    if varies:
-        headers["Vary"] = "Accept-Language, Cookie"
-    if request.if_none_match.contains_weak(etag):
-        return Response(status=304, headers=headers)
+    headers, not_modified = revalidate(etag, varies)
+    if not_modified is not None:
+        return not_modified
     with force_locale(language):
         png = card_png(token, etag)
     return Response(png, headers=headers, mimetype="image/png")
