@@ -7,7 +7,7 @@
   "use strict";
   var STORED = { "wake-lock": "scorepad.wakeLock", vibrate: "scorepad.vibrate" };
   var SUPPORTED = {
-    "wake-lock": "wakeLock" in navigator && typeof navigator.wakeLock.request === "function",
+    "wake-lock": !!navigator.wakeLock && typeof navigator.wakeLock.request === "function",
     vibrate: typeof navigator.vibrate === "function"
   };
   var VIBRATION_MS = 40; // a tap felt, not a buzz
@@ -107,7 +107,10 @@
       }).then(function (blob) {
         if (!blob) return;
         var file = new File([blob], button.dataset.shareFilename, { type: "image/png" });
-        if (navigator.canShare({ files: [file] })) cards.set(button, file);
+        if (!navigator.canShare({ files: [file] })) return;
+        cards.set(button, file);
+        button.setAttribute("data-share-card-ready", ""); // the image goes with the next tap
+
       }).catch(function () { /* offline: the text and link alone */ });
     });
   }
