@@ -52,7 +52,6 @@ PRECACHE = (
     # and shows the ones waiting to send
     "css/entry.css",
     "js/entry.js",
-    "js/table.js",
     "css/offline.css",
     *OFFLINE_JS,
     "css/board.css",

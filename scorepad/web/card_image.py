@@ -148,7 +148,7 @@ def render_card(card: ResultCard) -> bytes:
 
     draw.text((MARGIN, HEIGHT - 34), card.footer, font=font(24), fill=MUTED, anchor="lm")
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
+    image.save(out, format="PNG")  # zlib at its default level: optimize=True doubles the time for 4 % less
     return out.getvalue()
 
 

@@ -141,6 +141,16 @@
     });
   });
 
+  // Play again: one tap starts one game (a second tap while the first is on its way would start
+  // another); the button is usable again if the page comes back from the browser's history.
+  document.addEventListener("submit", function (event) {
+    var button = event.target.querySelector && event.target.querySelector("button[data-rematch]");
+    if (button) setTimeout(function () { button.disabled = true; }, 0); // after the form is sent
+  });
+  window.addEventListener("pageshow", function () {
+    document.querySelectorAll("button[data-rematch]").forEach(function (button) { button.disabled = false; });
+  });
+
   function setup(root) {
     setupSettings(root);
     setupShare(root);

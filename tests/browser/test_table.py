@@ -207,6 +207,10 @@ def test_the_last_round_offers_play_again_and_shares_the_result(app, live_server
     expect(page.locator("h1")).to_have_text("Thursday, table 2")
     expect(page.locator("#step-title")).to_contain_text("Which contract did Marc choose?")
     assert f"/g/{edit}" not in page.url
+    with app.app_context():
+        assert services.find_by_token(page.url.rsplit("/", 1)[1]) is not None  # the new game's edit token
+        assert db.session.query(services.StoredGame).count() == 2  # one tap, one game
+        db.session.remove()
     page.screenshot(path=str(screenshot_dir / "table-rematch-390.png"))
     assert errors == [], errors
 
