@@ -90,6 +90,16 @@ def start(app, rounds: int) -> tuple[str, str]:
     return tokens
 
 
+def open_game(app, live_server: str, page: Page, rounds: int, script: str | None = BROWSER_APIS, token: int = 0):
+    """The tournament example with ``rounds`` recorded, its page open (``token`` 0: the scorer's,
+    1: the read-only one) with ``script`` run first in every page; the (edit, view) tokens."""
+    if script:
+        page.add_init_script(script)
+    tokens = start(app, rounds)
+    page.goto(f"{live_server}/g/{tokens[token]}")
+    return tokens
+
+
 def table(page: Page) -> dict:
     return page.evaluate(
         "({wake: window.__table.wake, released: window.__table.released, "
@@ -99,9 +109,7 @@ def table(page: Page) -> dict:
 
 def test_the_screen_stays_on_until_the_player_turns_it_off(app, live_server, phone, errors, screenshot_dir):
     page = phone
-    page.add_init_script(BROWSER_APIS)
-    edit, _view = start(app, 5)
-    page.goto(f"{live_server}/g/{edit}")
+    edit, _view = open_game(app, live_server, page, 5)
     settings = page.locator("#table_settings")
     expect(settings).to_be_visible()
     keep_on = settings.get_by_label("Keep the screen on")
@@ -135,9 +143,7 @@ def test_the_screen_stays_on_until_the_player_turns_it_off(app, live_server, pho
 
 def test_a_saved_round_vibrates_unless_turned_off(app, live_server, phone, errors):
     page = phone
-    page.add_init_script(BROWSER_APIS)
-    edit, _view = start(app, 4)
-    page.goto(f"{live_server}/g/{edit}")
+    edit, _view = open_game(app, live_server, page, 4)
     # Rounds 5 and 6: Beth (seat 2) declares, the fifth and sixth of her run.
     fill_round(page, ROUNDS[4], 2)
     save_round(page, 5)
@@ -166,9 +172,7 @@ def test_a_saved_round_vibrates_unless_turned_off(app, live_server, phone, error
 
 def test_the_last_round_offers_play_again_and_shares_the_result(app, live_server, phone, errors, screenshot_dir):
     page = phone
-    page.add_init_script(BROWSER_APIS)
-    edit, view = start(app, 27)
-    page.goto(f"{live_server}/g/{edit}")
+    edit, view = open_game(app, live_server, page, 27)
     fill_round(page, ROUNDS[27], LAST_DECLARER)
     save_round(page, 28)
     finished = page.locator("#finished")
@@ -218,8 +222,7 @@ def test_the_last_round_offers_play_again_and_shares_the_result(app, live_server
 def test_without_a_share_sheet_the_result_is_copied(app, live_server, phone, errors):
     page = phone
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server)
-    edit, view = start(app, 28)
-    page.goto(f"{live_server}/g/{view}")  # the read-only page of a finished game shares too
+    _edit, view = open_game(app, live_server, page, 28, None, token=1)  # a read-only page shares too
     finished = page.locator("#finished")
     expect(finished.get_by_role("button", name="Play again")).to_have_count(0)
     finished.get_by_role("button", name="Share the result").tap()
@@ -232,9 +235,7 @@ def test_without_a_share_sheet_the_result_is_copied(app, live_server, phone, err
 
 def test_a_browser_without_these_features_shows_nothing_it_cannot_do(app, live_server, phone, errors, screenshot_dir):
     page = phone
-    page.add_init_script(NO_APIS)
-    edit, view = start(app, 28)
-    page.goto(f"{live_server}/g/{edit}")
+    _edit, view = open_game(app, live_server, page, 28, NO_APIS)
     expect(page.locator("#table_settings")).to_be_hidden()
     finished = page.locator("#finished")
     expect(finished.get_by_role("button", name="Share the result")).to_be_hidden()
