@@ -88,11 +88,12 @@ def finished_part(stored: StoredGame, game: Game) -> dict[str, Any]:
     seat that declares first if the table plays again (the engine's rule), and ``share``: the
     result as text (:func:`scorepad.pages.card.share_text`), the board's link that goes with it
     and the card image's URL in the page's language."""
+    card = result_card(game)
     return {
         "rematch_declarer": rematch_first_declarer(game.first_declarer),
         "share": {
-            "title": game.title or " · ".join(game.players),
-            "text": share_text(result_card(game)),
+            "title": card.title,
+            "text": share_text(card),
             "url": url_for("board.show", token=stored.view_token, _external=True),
             "card": url_for("card.image", token=stored.view_token, lang=str(get_locale())),
             "filename": f"barbu-{game.date.isoformat() if game.date else 'result'}.png",
