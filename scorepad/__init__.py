@@ -61,6 +61,7 @@ def create_app(config=None) -> Flask:
         api,
         api_presets,
         board,
+        card,
         games,
         language,
         presets,
@@ -71,6 +72,7 @@ def create_app(config=None) -> Flask:
 
     for blueprint in (games.bp, rounds.bp, presets.bp, board.bp, sheet.bp, pwa.bp, language.bp, api.bp, api_presets.bp):
         app.register_blueprint(blueprint)
+    app.register_blueprint(card.bp)  # the result card to share, /b/<token>/card.png
     cli.register(app)
 
     # Points and counts with the language's digit grouping (1,234 · 1.234 · 1 234); the

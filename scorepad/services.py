@@ -25,8 +25,9 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from .extensions import db
 from .models import LimitCounter, SpentKey, StoredGame, StoredPreset, StoredRound, token_digest, utcnow
 from .scoring import BUILTIN, Game, Preset, ScoringError, parse_game, parse_preset, parse_round, preset_to_dict
-from .scoring.document import default_date, parse_replacement, round_to_dict
+from .scoring.document import default_date, export_game, parse_replacement, round_to_dict
 from .scoring.errors import N_
+from .scoring.game import rematch, score
 from .scoring.text import clean_text, stored_text
 from .tokens import TOKEN_BYTES as TOKEN_BYTES  # the size of every token (192 bits), for callers that check a shape
 from .tokens import derive_token, new_token, seal, unseal
@@ -751,3 +752,33 @@ def forget_ended_windows(now: datetime) -> int:
         db.session.rollback()
         return 0
     return int(deleted.rowcount or 0)  # type: ignore[attr-defined]
+
+
+# -- a rematch ("Play again") -----------------------------------------------------------------
+
+
+def start_rematch(
+    stored: StoredGame,
+    *,
+    creator_device: str | None = None,
+    creator_address: str | None = None,
+) -> tuple[StoredGame, Game]:
+    """Start the game a table plays after the finished game ``stored``: the engine's
+    :func:`~scorepad.scoring.game.rematch` of it (same players, seats, preset object, title and
+    time zone; the next player declares first), stored as :func:`create_game` stores a new game
+    (new tokens, today's date where the players are; ``creator_*`` count it against the same
+    limits). Returns the new game as :func:`create_game` does. Raises :class:`Conflict` while
+    ``stored`` is not complete (a rematch follows the last round), :class:`ScoringError` if the
+    old game's text no longer passes today's rules (nothing stored in either case)."""
+    game = stored.to_game()
+    standings = score(game).standings
+    if not standings.complete:
+        raise Conflict(
+            N_("the game is not finished (%(n)d of %(total)d rounds recorded); a rematch starts after the last round"),
+            n=standings.rounds_played,
+            total=standings.rounds_total,
+        )
+    document = export_game(rematch(game))
+    for result in ("standings", "date"):  # computed on export, ignored on import; the new game is dated today
+        document.pop(result, None)
+    return create_game(document, creator_device=creator_device, creator_address=creator_address)

@@ -66,6 +66,7 @@ def test_the_published_description_is_the_one_fuzzed(client):
         "POST /games/{game_id}/rounds",
         "PUT /games/{game_id}/rounds/{number}",
         "DELETE /games/{game_id}/rounds/{number}",
+        "POST /games/{game_id}/rematch",
         "GET /presets",
         "POST /presets",
         "GET /presets/{preset_id}",

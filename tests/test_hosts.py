@@ -169,6 +169,7 @@ def test_with_public_url_every_api_link_and_location_use_it(public_app):
         "sheet_pdf": f"{base}/s/{view}/sheet.pdf",
         "csv": f"{base}/s/{view}/sheet.csv",
         "qr": f"{base}/b/{view}/qr.svg",
+        "card": f"{base}/b/{view}/card.png",
     }
 
 

@@ -343,3 +343,26 @@ def score(game: Game) -> Scores:
         next=upcoming,
     )
     return Scores(tuple(results), standings)
+
+
+def rematch_first_declarer(first_declarer: int) -> int:
+    """The first declarer (seat 0..3) of a rematch of a game whose first declarer was
+    ``first_declarer``: the player on that seat's left, ``(first_declarer + 1) % 4``. The role
+    passes to the left (barbu-rules.md "Table and schedule": "then the player on their left
+    takes over"), so at the same table the next game opens with the next player rather than
+    drawing lots again. Seat 3 → seat 0."""
+    return (first_declarer + 1) % SEATS
+
+
+def rematch(game: Game) -> Game:
+    """The game a table plays after ``game`` ("Play again"): the same ``players`` in the same
+    seats, the same ``preset`` (its whole object, so a saved preset changed or deleted since
+    does not change it), ``title`` and ``timezone``, no rounds, no date yet (the day it is
+    stored decides it), and the next player as first declarer (:func:`rematch_first_declarer`)."""
+    return Game(
+        players=game.players,
+        first_declarer=rematch_first_declarer(game.first_declarer),
+        preset=game.preset,
+        title=game.title,
+        timezone=game.timezone,
+    )

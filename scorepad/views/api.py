@@ -40,7 +40,8 @@ def created(answer: dict[str, Any]) -> Response:
 def game_links(stored: StoredGame) -> dict[str, str]:
     """Absolute URLs of the game: ``scorer`` (the scorer's page), ``api``, and with the
     view token (safe to share): ``board`` (the live scoreboard), ``sheet`` (the print page),
-    ``sheet_pdf``, ``csv`` and ``qr`` (an SVG QR code of the board's URL)."""
+    ``sheet_pdf``, ``csv``, ``qr`` (an SVG QR code of the board's URL) and ``card`` (a PNG of
+    the standings, to share in a message)."""
     view = stored.view_token
     return {
         "scorer": url_for("games.scorer", token=stored.edit_token, _external=True),
@@ -50,6 +51,7 @@ def game_links(stored: StoredGame) -> dict[str, str]:
         "sheet_pdf": url_for("sheet.pdf", token=view, _external=True),
         "csv": url_for("sheet.csv_download", token=view, _external=True),
         "qr": url_for("board.qr", token=view, _external=True),
+        "card": url_for("card.image", token=view, _external=True),
     }
 
 
@@ -69,6 +71,12 @@ def create_game():
         stored, game = services.create_game(body(), **creator())
     except ScoringError as exc:
         return error_response(422, exc.message, path=exc.path)
+    return game_created(stored, game)
+
+
+def game_created(stored: StoredGame, game: Game) -> Response:
+    """201 for a game just stored (a new one, an import or a rematch): its id, both tokens
+    (shown this once), its ``links`` and its ``game`` export."""
     return created(
         {
             "id": stored.id,
@@ -78,6 +86,22 @@ def create_game():
             "game": export_game(game),
         }
     )
+
+
+@bp.post("/games/<int:game_id>/rematch")
+@limit(GAME_STARTS)
+def rematch(game_id: int):
+    """Play again (edit token): a new game with the same players in the same seats, the same
+    preset and title, the next player declaring first → 201 exactly as creating a game; 409
+    while the game is not finished. It counts against the same limits as a new game."""
+    stored = api_game(game_id, write=True)
+    try:
+        new, game = services.start_rematch(stored, **creator())
+    except ScoringError as exc:
+        return error_response(422, exc.message, path=exc.path)
+    except services.Conflict as exc:
+        return error_response(409, exc.message)
+    return game_created(new, game)
 
 
 @bp.get("/games/<int:game_id>")

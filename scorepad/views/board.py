@@ -136,6 +136,18 @@ def screen(token: str):
     return _page(token, "screen")
 
 
+def revalidate(etag: str, varies: bool) -> tuple[dict[str, str], Response | None]:
+    """The headers of an answer validated by ``etag`` (weak; ``no-cache``: kept, and asked for
+    again at each use; ``Vary`` when its language came from the request, ``varies``) and the 304
+    to answer instead when the client's copy has that ETag (None otherwise)."""
+    headers = {"ETag": f'W/"{etag}"', "Cache-Control": "no-cache"}
+    if varies:
+        headers["Vary"] = "Accept-Language, Cookie"
+    if request.if_none_match.contains_weak(etag):
+        return headers, Response(status=304, headers=headers)
+    return headers, None
+
+
 @bp.get("/<token>/live")
 def live(token: str):
     """The live part of the board, polled by htmx: 304 while nothing changed.
@@ -154,11 +166,9 @@ def live(token: str):
     etag = live_etag(token, layout, language)
     if etag is None:
         abort(404)
-    headers = {"ETag": f'W/"{etag}"', "Cache-Control": "no-cache"}
-    if varies:
-        headers["Vary"] = "Accept-Language, Cookie"
-    if request.if_none_match.contains_weak(etag):
-        return Response(status=304, headers=headers)
+    headers, not_modified = revalidate(etag, varies)
+    if not_modified is not None:
+        return not_modified
     with force_locale(language):
         html = live_fragment(token, layout, etag)
     return Response(html, headers=headers, mimetype="text/html")

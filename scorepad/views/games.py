@@ -8,20 +8,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from .. import labels, services
 from ..forms import ButtonForm, ImportGameForm, NewGameForm, RoundForm, UnreadableImport
-from ..i18n import error_text
+from ..i18n import engine_text, error_text
+from ..pages.card import result_card, share_text
 from ..pages.common import isolated_text
 from ..pages.scorer import recent_game, scorer_page, undone_part
-from ..scoring import ScoringError, parse_game
+from ..scoring import Game, ScoringError, parse_game
+from ..scoring.game import rematch_first_declarer
 from ..services import StoredGame  # the stored game's type only: views reach the tables through services
 from ..web import htmx
 from ..web.device import creator, device_id
 from ..web.limits import GAME_STARTS, limit
-from ..web.loaders import any_game
+from ..web.loaders import any_game, game_to_edit
 from ..web.recent import keep_recent, recent_tokens
 from ..web.recent import remember as remember_token
 
@@ -84,7 +87,26 @@ def scorer_context(
     )
     if page["contract"] is not None:
         page["form"] = form or RoundForm(formdata=None, data={"contract": page["contract"]})
+    page["finished"] = finished_part(stored, page["game"]) if page["standings"].complete else None
     return page
+
+
+def finished_part(stored: StoredGame, game: Game) -> dict[str, Any]:
+    """What a finished game offers (templates/games/_finished.html): ``rematch_declarer``, the
+    seat that declares first if the table plays again (the engine's rule), and ``share``: the
+    result as text (:func:`scorepad.pages.card.share_text`), the board's link that goes with it
+    and the card image's URL in the page's language."""
+    card = result_card(game)
+    return {
+        "rematch_declarer": rematch_first_declarer(game.first_declarer),
+        "share": {
+            "title": card.title,
+            "text": share_text(card),
+            "url": url_for("board.show", token=stored.view_token, _external=True),
+            "card": url_for("card.image", token=stored.view_token, lang=str(get_locale())),
+            "filename": f"barbu-{game.date.isoformat() if game.date else 'result'}.png",
+        },
+    }
 
 
 # -- pages ---------------------------------------------------------------------------------
@@ -186,3 +208,36 @@ def scorer(token: str):
         feedback = changed if isinstance(changed, dict) and changed.get("game") == stored.id else None
     context = scorer_context(stored, token, can_edit, feedback=feedback)
     return htmx.page_or_blocks("games/scorer.html", SCORER_BLOCKS, **context)
+
+
+def refused_rematch(stored: StoredGame, token: str, message: str, status: int):
+    """The game page with ``status`` and why no rematch was started at the top."""
+    context = scorer_context(stored, token, True, message=message[:1].upper() + message[1:])
+    return htmx.page_or_blocks("games/scorer.html", SCORER_BLOCKS, status=status, **context)
+
+
+def rematch_at_limit(message: str):
+    """Play again beyond the new-game limits: the game page with 429 and the reason at the top."""
+    token = (request.view_args or {}).get("token", "")
+    return refused_rematch(game_to_edit(token), token, message, 429)
+
+
+@bp.post("/g/<token>/rematch")
+@limit(GAME_STARTS, refuse=rematch_at_limit)
+def rematch(token: str):
+    """Play again (edit token; a button POST with its CSRF token): a new game with the same
+    players in the same seats, the same preset and title, the next player declaring first →
+    303 to its page. 409 (the game page saying why) while the game is not finished. It counts
+    against the same limits as a new game (429 beyond them)."""
+    stored = game_to_edit(token)
+    if not ButtonForm().validate_on_submit():
+        abort(400)
+    try:
+        new_game, game = services.start_rematch(stored, **creator())
+    except ScoringError as exc:
+        return refused_rematch(stored, token, error_text(exc), 422)
+    except services.Conflict as exc:
+        return refused_rematch(stored, token, engine_text(exc.template, **exc.params), 409)
+    remember(new_game)
+    flash(_("Play again: %(name)s declares first.", name=isolated_text(game.players[game.first_declarer])))
+    return redirect(url_for("games.scorer", token=new_game.edit_token), 303)

@@ -64,9 +64,9 @@ PRECACHE = (
 #: worker precaches them all.
 BUNDLES = {
     "game.css": ("css/app.css", "css/entry.css"),  # offline.css loads when the outbox first shows
-    "game.js": (HTMX, "js/app.js", "js/pwa.js", *OFFLINE_JS, "js/entry.js"),
+    "game.js": (HTMX, "js/app.js", "js/pwa.js", *OFFLINE_JS, "js/entry.js", "js/table.js"),
     "view.css": ("css/app.css", "css/entry.css"),
-    "view.js": (HTMX, "js/app.js", "js/pwa.js", "js/entry.js"),
+    "view.js": (HTMX, "js/app.js", "js/pwa.js", "js/entry.js", "js/table.js"),
     "site.css": ("css/app.css",),
     "site.js": (HTMX, "js/app.js", "js/pwa.js"),
 }
