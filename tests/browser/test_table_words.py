@@ -65,3 +65,44 @@ def test_the_score_tables_names_sit_on_one_line(app, live_server, phone, screens
     assert len(set(tops)) == 1, tops
     assert len(set(bottoms)) == 1, bottoms
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_the_round_forms_grid_preview_and_family_buttons_use_the_phone(app, live_server, phone, screenshot_dir, names):
+    token = open_game(app, live_server, phone, names)
+    phone.goto(f"{live_server}/g/{token}/rounds/new?contract=no-hearts")
+    form = phone.locator("form.round-form")
+    for seat, hearts in enumerate([2, 3, 8, 0]):
+        form.locator(f"input[name='hearts-{seat}'][value='{hearts}']").tap()
+    form.locator("input[name='ace'][value='2']").tap()
+    form.locator("[data-shortcut='family'][data-row='2']").tap()  # Cath doubles Jörg and Diana
+    form.locator("input[name='doubles'][value='1-0']").tap()
+    expect(form.locator("#preview tr.strong td")).to_have_count(4)
+    expect(form.locator("#preview.htmx-request")).to_have_count(0)
+    form.locator("#doubles").screenshot(path=str(screenshot_dir / f"small-doubles-{tag(names)}.png"))
+    form.locator(".preview").screenshot(path=str(screenshot_dir / f"small-preview-{tag(names)}.png"))
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+    # The doubles grid spans the fieldset (its row of "max" buttons at the right edge).
+    grid = form.locator(".grid-doubles").bounding_box()
+    fieldset = form.locator("#doubles").bounding_box()
+    assert grid["width"] >= fieldset["width"] - 8, (grid, fieldset)
+
+    # Each Family button shows its player's name, cut with an ellipsis when long, in one line.
+    for button in form.locator("[data-shortcut='family']").all():
+        name = button.locator(".family-name")
+        full = name.text_content()
+        assert full in names
+        box = button.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+        assert name.evaluate("e => getComputedStyle(e).textOverflow") == "ellipsis"
+        assert box["height"] < 60  # one line
+
+    # The preview's mini-table: no two players' numbers closer than about 1rem.
+    gaps = form.locator("#preview .result-table").evaluate(
+        """table => [...table.tBodies[0].rows].flatMap(row => [...row.cells].slice(1, -1).map((cell, i) =>
+             row.cells[i + 2].querySelector('.pts').getBoundingClientRect().left
+             - cell.querySelector('.pts').getBoundingClientRect().right))"""
+    )
+    assert min(gaps) >= 14, gaps  # about 1rem: the padding on both sides of a column's edge
+    scroller = form.locator("#preview .table-scroll").evaluate("e => [e.scrollWidth, e.clientWidth]")
+    assert scroller[0] <= scroller[1], scroller  # all four players' columns in view at 390 px
