@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.test_csp import page_paths
+
 EXAMPLE = json.loads((Path(__file__).parent.parent / "data" / "examples" / "tournament-full.json").read_text())
 LANGUAGES = ("en", "fr", "de", "nl")
 PHONE = {"width": 390, "height": 844}
@@ -152,23 +154,9 @@ def test_no_page_logs_a_console_error_in_any_language(app, live_server, phone_co
     preset_edit = None
     for lang in LANGUAGES:
         choose_language(console, live_server, lang)
-        for path in (
-            "/",
-            "/games/new",
-            f"/g/{edit}",
-            f"/g/{edit}/rounds/new?contract=domino",
-            f"/g/{edit}/rounds/new?contract=trumps",
-            f"/g/{edit}/rounds/1",
-            f"/g/{view}",
-            f"/b/{view}",
-            f"/b/share/{edit}",
-            f"/s/{view}",
-            f"/s/{view}/blank",
-            "/presets",
-            "/presets/tournament",
-            "/presets/import",
-            "/offline",
-        ):
+        # test_csp's pages (the TV screen among them, here at phone size too), and the others.
+        extra = [f"/b/share/{edit}", f"/s/{view}/blank", "/presets/tournament", "/presets/import"]
+        for path in [*page_paths(edit, view), *extra]:
             console.visit(live_server, path)
         save_and_undo(console, live_server, edit)
         edit_round(console, live_server, edit)

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorepad import services
+from tests.test_translations import TABLE_GAME
 
 SHORT = ["Anne", "Jörg", "Cath", "Diana"]
 LONG = [
@@ -19,19 +20,9 @@ LONG = [
 
 
 def game(players: list[str]) -> dict:
-    """Anne declares; Jörg doubled her three times (over the quota of 2), Cath once; then
-    Domino from the jack. Round 5 (No Hearts) is next, Anne still declaring."""
-    return {
-        "players": players,
-        "first_declarer": 0,
-        "preset": "tournament",
-        "rounds": [
-            {"contract": "no-last-two", "doubles": [[1, 0], [2, 0]], "outcome": {"penultimate": 0, "last": 0}},
-            {"contract": "no-queens", "doubles": [[1, 0]], "outcome": {"queens": [1, 1, 1, 1]}},
-            {"contract": "no-tricks", "doubles": [[1, 0]], "outcome": {"tricks": [4, 3, 3, 3]}},
-            {"contract": "domino", "start_rank": "7", "doubles": [], "outcome": {"order": [0, 1, 2, 3]}},
-        ],
-    }
+    """test_translations' table game: Anne declares; Jörg doubled her three times (over the
+    quota of 2), Cath once; then Domino from the jack. Round 5 is next, Anne still declaring."""
+    return {**TABLE_GAME, "players": players}
 
 
 @pytest.fixture(params=["short", "long"])
