@@ -143,7 +143,10 @@ def test_the_quota_of_doubles_against_the_declarer_is_shown(app, client):
     anne = sum([1, 2] in r["doubles"] for r in given)
     elodie = sum([0, 2] in r["doubles"] for r in given)
     assert (anne, elodie) == (2, 2)
-    assert "Anne 2 of 2" in html and "Élodie 2 of 2" in html and "Marc 0 of 2" in html
+    quota = re.sub(r"<[^>]+>", "", re.search(r'<section id="quota".*?</section>', html, re.S).group(0))
+    # Said as a player would (issue 13): given, then the quota, ticked once met.
+    assert "Anne 2, quota 2 ✓" in quota and "Élodie 2, quota 2 ✓" in quota
+    assert "Marc 0, quota 2\n" in quota and " of 2" not in quota
 
 
 def test_a_complete_game_shows_the_final_ranks(app, client):

@@ -106,13 +106,13 @@ def test_every_name_title_and_preset_name_in_a_game_page_is_isolated(client, rtl
 
 
 def test_the_quota_line_isolates_the_name_from_its_numbers(client, rtl_game):
-    """The line under "Doubles against Anne" keeps its order: name, 1 of 2."""
+    """The line under "Doubles against Anne" keeps its order: name, 1, quota 2."""
     edit, _ = rtl_game
     html = client.get(f"/g/{edit}").get_data(as_text=True)
     heading = re.search(r'<h2 class="small-heading">(.*?)</h2>', html).group(1)
     assert heading == "Doubles against <bdi>Anne</bdi> (quota 2)"
-    assert "<li><bdi>מרים</bdi> 1 of 2" in html
-    assert "<li><bdi>سارا Ahmed</bdi> 1 of 2" in html
+    assert '<li><bdi>מרים</bdi> <span class="quota-count">1, quota 2</span>' in html
+    assert '<li><bdi>سارا Ahmed</bdi> <span class="quota-count">1, quota 2</span>' in html
 
 
 def test_the_round_preview_isolates_the_names_of_its_sentences(client, rtl_game):

@@ -397,3 +397,69 @@ def test_a_conflict_from_another_phone_is_told_in_the_language(app, client):
     response = client.post(f"/g/{edit}/rounds", data=form, headers={"Accept-Language": "de"})
     assert response.status_code == 409
     assert "Ein anderes Handy hat Runde 10 zuerst gespeichert" in response.get_data(as_text=True)
+
+
+# -- the words of the table, said as players say them (issue 13, "Small things that add up") --
+
+#: Anne declares; Jörg doubled her in all three rounds, Cath in one, Diana never; then Domino
+#: from the jack. Tournament Barbu's quota is 2 doubles against each declarer.
+TABLE_GAME = {
+    "players": ["Anne", "Jörg", "Cath", "Diana"],
+    "first_declarer": 0,
+    "preset": "tournament",
+    "rounds": [
+        {"contract": "no-last-two", "doubles": [[1, 0], [2, 0]], "outcome": {"penultimate": 0, "last": 0}},
+        {"contract": "no-queens", "doubles": [[1, 0]], "outcome": {"queens": [1, 1, 1, 1]}},
+        {"contract": "no-tricks", "doubles": [[1, 0]], "outcome": {"tricks": [4, 3, 3, 3]}},
+        {"contract": "domino", "start_rank": "J", "doubles": [], "outcome": {"order": [0, 1, 2, 3]}},
+    ],
+}
+
+#: Per language: Jörg's line (over the quota, ticked), Cath's (short), the Domino row, the
+#: doubles grid's "every double" button. The jack is J, V (valet) or B (Bube, boer).
+TABLE_WORDS = {
+    "en": ("3, quota 2", "1, quota 2", "Domino <span", "from J", "max"),
+    "de": ("3, Pflicht 2", "1, Pflicht 2", "Domino <span", "ab B", "alle"),
+    "fr": ("3, quota 2", "1, quota 2", "Domino <span", "départ V", "max"),
+    "nl": ("3, quotum 2", "1, quotum 2", "Domino <span", "vanaf B", "max"),
+}
+
+
+@pytest.fixture
+def table_game(app) -> str:
+    with app.app_context():
+        stored, _ = services.create_game(TABLE_GAME)
+        return stored.edit_token
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGUAGES])
+def test_the_quota_line_says_given_then_quota_with_a_tick_when_met(client, table_game, lang):
+    over, short, *_ = TABLE_WORDS[lang]
+    html = client.get(f"/g/{table_game}", headers={"Accept-Language": lang}).get_data(as_text=True)
+    quota = re.search(r'<section id="quota".*?</section>', html, re.S).group(0)
+    lines = [re.sub(r"<[^>]+>", "", li).split() for li in re.findall(r"<li>(.*?)</li>", quota, re.S)]
+    assert lines == [["Jörg", *over.split(), "✓"], ["Cath", *short.split()], ["Diana", "0,", *short.split()[1:]]]
+    assert " of 2" not in quota
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGUAGES])
+def test_a_domino_row_says_the_rank_is_where_it_started(client, table_game, lang):
+    *_, domino, start, _max = TABLE_WORDS[lang]
+    html = client.get(f"/g/{table_game}", headers={"Accept-Language": lang}).get_data(as_text=True)
+    row = re.search(r'<tr id="round-4".*?</tr>', html, re.S).group(0)
+    contract = re.search(r'<span class="round-contract">(.*?</span>)</span>', row, re.S).group(1)
+    assert contract.startswith(domino)
+    assert re.search(r'<span class="rank" title="[^"]+">(.*?)</span>', contract).group(1) == start
+    if lang == "en":
+        assert 'title="starting rank: Jack"' in contract
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGUAGES])
+def test_the_doubles_shortcuts_speak_the_language_and_name_the_players(client, table_game, lang):
+    *_, every = TABLE_WORDS[lang]
+    url = f"/g/{table_game}/rounds/new?contract=no-hearts"
+    html = client.get(url, headers={"Accept-Language": lang}).get_data(as_text=True)
+    assert html.count(f'data-shortcut="max" data-row="1" hidden><span aria-hidden="true">{every}</span>') == 1
+    family = re.findall(r'data-shortcut="family"[^>]*><bdi class="family-name" aria-hidden="true">([^<]*)</bdi>', html)
+    # Anne declares round 5 (she only redoubles): each opponent's button, under the full name.
+    assert family == ["Jörg", "Cath", "Diana"]

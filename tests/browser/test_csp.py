@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from scorepad import services
 from scorepad.extensions import db
@@ -74,3 +75,28 @@ def test_no_page_breaks_the_content_security_policy(live_server, phone, tokens):
     violations = [(path, v) for path, found in seen for v in found]
     csp_console = [m for m in messages if any(word in m for word in CSP_WORDS)]
     assert violations == [] and csp_console == []
+
+
+def test_a_save_applies_no_inline_style_even_to_elements_styled_through_the_cssom(live_server, phone, tokens):
+    """htmx's settle copies an old element's settled attributes onto its same-id replacement
+    with setAttribute; a copied ``style`` is an inline style the policy refuses, logged on
+    every Save once a script, the browser or an extension styled such an element through the
+    CSSOM (which the policy allows). base.html settles class, width and height only."""
+    edit, _view = tokens
+    messages: list[str] = []
+    phone.on("console", lambda msg: messages.append(f"{msg.type}: {msg.text}"))
+    phone.add_init_script(LISTEN)
+    phone.goto(live_server + f"/g/{edit}")
+    phone.locator("a[data-contract='no-king-of-hearts']").tap()
+    form = phone.locator("form.round-form")
+    form.locator("input[name='king'][value='3']").tap()
+    expect(form.locator("#preview tr.strong td")).to_have_count(4)
+    styled = phone.evaluate(
+        "() => { const els = document.querySelectorAll('#game_live [id]');"
+        " els.forEach(e => { e.style.outlineOffset = '1px'; }); return els.length; }"
+    )
+    assert styled > 5
+    form.locator("button.btn-primary[type='submit']").tap()
+    expect(phone.locator("form.undo-form button").first).to_contain_text("4")
+    csp_console = [m for m in messages if any(word in m for word in CSP_WORDS)]
+    assert phone.evaluate("window.__csp") == [] and csp_console == []
