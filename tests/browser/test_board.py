@@ -283,3 +283,25 @@ def test_the_big_screen_still_fits_after_it_updates_itself(app, live_server, bro
     expect(page.locator(".board-status")).to_contain_text("Round 12 of 28")
     page.screenshot(path=str(screenshot_dir / "board-screen-1280-after-a-save.png"))
     context.close()
+
+
+def test_what_the_phone_cannot_do_stays_hidden(app, live_server, phone):
+    """A phone on the club's Wi-Fi opens the scorepad over plain http, where browsers give no
+    clipboard: the share page's "Copy link" (a button, ``hidden`` until board.js finds the
+    Clipboard API) must stay hidden there, not show and fail on a tap. The Domino order's
+    "Start the order again" is hidden until a player is placed. Both are ``<button hidden>``,
+    which the buttons' own ``display`` used to override."""
+    _, edit, _ = start(app, rounds=6)  # round 7: Beth's last contract, Domino (tournament-full)
+    problems: list[str] = []
+    phone.on("pageerror", lambda exc: problems.append(str(exc)))
+    phone.add_init_script("delete Navigator.prototype.clipboard;")
+    phone.goto(f"{live_server}/b/share/{edit}")
+    expect(phone.locator(".share-qr")).to_be_visible()
+    expect(phone.locator("button[data-copy]")).to_be_hidden()
+
+    phone.goto(f"{live_server}/g/{edit}/rounds/new?contract=domino")
+    reset = phone.locator("[data-order-reset]")
+    expect(reset).to_be_hidden()
+    phone.locator('#order .place[data-place="0"] input[value="0"]').tap()
+    expect(reset).to_be_visible()
+    assert problems == []
