@@ -551,7 +551,7 @@ def test_a_game_without_rounds_has_nothing_to_delete(client):
 @pytest.fixture
 def undone_on_commit(app):
     """Another phone's undo landing between a save's commit and its answer: once, right after
-    the next commit, round ``number`` of game ``game`` is deleted through a connection of its own
+    the next commit (or rollback), round ``number`` of game ``game`` is deleted through a connection of its own
     (as another worker's ``DELETE /rounds/<n>`` would). Set ``target["game"]``/``["number"]``."""
     from sqlalchemy import event, text
     from sqlalchemy.orm import Session
@@ -567,8 +567,10 @@ def undone_on_commit(app):
                 )
 
     event.listen(Session, "after_commit", undo_elsewhere)
+    event.listen(Session, "after_rollback", undo_elsewhere)  # a replay ends its transaction so
     yield target
     event.remove(Session, "after_commit", undo_elsewhere)
+    event.remove(Session, "after_rollback", undo_elsewhere)
 
 
 def test_a_save_undone_by_another_phone_before_its_answer_is_still_answered(app, client, undone_on_commit):
@@ -603,3 +605,19 @@ def test_an_edit_undone_by_another_phone_before_its_answer_is_still_answered(app
     assert response.status_code == 200
     assert response.get_json()["result"]["raw"] == [0, -6, -6, -12]
     assert re.fullmatch(r'"[0-9a-f]{16}"', response.headers["ETag"])
+
+
+def test_a_replayed_save_undone_by_another_phone_before_its_answer_is_the_spent_keys_conflict(
+    app, client, undone_on_commit
+):
+    # A retry of a stored save (same Idempotency-Key and body) finds its round; another phone
+    # undoes it before the answer is written: the retry is answered as a retry of an undone
+    # round is (409), not with a 500 from re-reading the deleted row.
+    created = client.post(f"{API}/games", json=NEW_GAME).get_json()
+    headers = {**auth(created["edit_token"]), "Idempotency-Key": "probe-key-0001"}
+    url = f"{API}/games/{created['id']}/rounds"
+    assert client.post(url, json=WORKED_NO_QUEENS, headers=headers).status_code == 201
+    undone_on_commit.update(game=created["id"], number=1, armed=True)
+    response = client.post(url, json=WORKED_NO_QUEENS, headers=headers)
+    assert response.status_code == 409
+    assert response.get_json()["error"] == "this round was saved, then undone; it is not saved again"
