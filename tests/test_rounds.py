@@ -302,7 +302,9 @@ def test_the_fourth_player_out_in_domino_is_implied(app, client):
     ("data", "message"),
     [
         ({"order-0": "2", "order-2": "3"}, "Tap who went out second."),
-        ({"order-0": "2", "order-1": "2", "order-2": "3"}, "Cath is chosen for two places"),
+        # The name isolated (FSI … PDI), as in the chip groups' other messages: a right-to-left
+        # name does not reorder the sentence around it.
+        ({"order-0": "2", "order-1": "2", "order-2": "3"}, "\u2068Cath\u2069 is chosen for two places"),
     ],
 )
 def test_a_domino_order_with_a_gap_or_a_player_twice_is_refused(app, client, data, message):
