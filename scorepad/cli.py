@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import re
+import socket
 import sys
 from collections.abc import Iterable
 
@@ -73,6 +75,19 @@ def network_addresses(names: Iterable[str], ipv6: bool) -> list[str]:
     return [str(a) for a in found]
 
 
+def dotted_ipv4(name: str) -> str:
+    """An IPv4 address in the short forms the socket library (``inet_aton``) and so ``flask
+    run --host`` accept, written out: ``0`` → ``0.0.0.0`` (every address), ``127.1`` →
+    ``127.0.0.1``, ``10.1`` → ``10.0.0.1``. Any other ``name`` (a host name, IPv6, an
+    address that is none) is returned as it is."""
+    if re.fullmatch(r"[0-9]+(\.[0-9]+){0,3}", name):
+        try:
+            return socket.inet_ntoa(socket.inet_aton(name))
+        except OSError:
+            return name  # 999.1.1.1: no address; said as typed
+    return name
+
+
 def base_url(host: str, port: int) -> str:
     """``http://host:port`` with an IPv6 address in brackets."""
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
@@ -90,7 +105,7 @@ def serving_lines(host: str, port: int, public_url: str | None, names: Iterable[
     - any other ``host``: that address."""
     if public_url:
         return [f"Phones open: {public_url}/", "(PUBLIC_URL; every link and QR code uses it)"]
-    name = host_name(host) if host.startswith("[") else host.strip().lower()
+    name = host_name(host) if host.startswith("[") else dotted_ipv4(host.strip().lower())
     if name in ALL_ADDRESSES:
         urls = [base_url(address, port) for address in network_addresses(names, ipv6=name == "::")]
         if not urls:

@@ -341,7 +341,11 @@ class RoundForm(NumberedForm):
         for seat in first:
             if first.count(seat) > 1:
                 self.add_error(
-                    "order", _("%(name)s is chosen for two places; each player goes out once.", name=players[seat])
+                    "order",
+                    _(
+                        "%(name)s is chosen for two places; each player goes out once.",
+                        name=isolated_text(players[seat]),
+                    ),
                 )
                 return None
         if places[SEATS - 1] is None:

@@ -105,6 +105,7 @@ class StoredRound(Model):
 
     __tablename__ = "rounds"
     __table_args__ = (UniqueConstraint("game_id", "number", name="uq_rounds_game_number"),)
+    __allow_unmapped__ = True  # saved_digest below is a plain attribute, not a column
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
@@ -122,6 +123,9 @@ class StoredRound(Model):
     key_digest: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     game: Mapped[StoredGame] = relationship(back_populates="rounds")
+    # The round's digest (scorepad.services.round_digest) as it was saved, taken before the
+    # commit: the answer's ETag, which must not re-read a row another phone may have undone since.
+    saved_digest: str | None = None
 
     def document(self) -> dict[str, Any]:
         """The round object of game-format.md as recorded."""

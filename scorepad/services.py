@@ -181,9 +181,14 @@ def _lock_game(stored: StoredGame) -> None:
     db.session.expire_all()  # reload the game and its rounds inside the lock
 
 
-def _commit_round(stored: StoredGame) -> None:
+def _commit_round(stored: StoredGame, row: StoredRound) -> None:
+    """Commit the change of ``row`` (saved, replaced or put back), with its
+    ``saved_digest`` taken before the commit: after it, another phone may undo the round
+    before the answer is written, and re-reading the row would then fail."""
     stored.updated_at = utcnow()
     try:
+        db.session.flush()  # the row's number and created_at, as the commit stores them
+        row.saved_digest = round_digest(row)
         db.session.commit()
     except IntegrityError:
         # Not reached while _lock_game serialises writers; the unique (game, number)
@@ -199,11 +204,16 @@ CLIENT_KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
 class Replayed(Exception):
     """A save whose idempotency key already stored a round of this game (a retry whose first
     answer was lost, or one that ran at the same time as the first): ``row`` is that round,
-    unchanged; nothing new was stored. The API answers 200 with ``Idempotent-Replayed: true``."""
+    unchanged; nothing new was stored (``number`` and ``digest``: the round's, read when it
+    was found). The API answers 200 with ``Idempotent-Replayed: true``."""
 
     def __init__(self, row: StoredRound):
         super().__init__(row.number)
         self.row = row
+        # Read now, under the lock: the rollback that follows expires the row, and another
+        # phone may undo the round before the answer is written.
+        self.number = row.number
+        self.digest = round_digest(row)
 
 
 class KeyReused(Exception):
@@ -254,8 +264,14 @@ def round_with_key(stored: StoredGame, client_key: str | None, digest: str | Non
     if digest is not None and used.key_digest is not None and not hmac.compare_digest(used.key_digest, digest):
         raise KeyReused
     if row is None:
-        raise Conflict(N_("this round was saved, then undone; it is not saved again"))
+        raise key_round_undone()
     return row
+
+
+def key_round_undone() -> Conflict:
+    """The refusal of a save whose idempotency key stored a round that was undone since: a
+    late retry does not bring it back (HTTP 409)."""
+    return Conflict(N_("this round was saved, then undone; it is not saved again"))
 
 
 def record_round(
@@ -308,7 +324,7 @@ def record_round(
     db.session.add(row)
     stored.undone = None  # a save ends the offer to put an undone round back
     try:
-        _commit_round(stored)
+        _commit_round(stored, row)
     except Conflict:
         # The key's unique constraint: a retry of this save stored it meanwhile, beyond the
         # game's lock (or the key is another game's). The stored round, looked up again, says which.
@@ -406,7 +422,7 @@ def _replace_round(
     new_game = parse_game(doc, stored=True)  # later rounds stay valid (the check above keeps contracts unique)
     row.assign(round_to_dict(rnd))
     stored.undone = None  # so does an edit
-    _commit_round(stored)
+    _commit_round(stored, row)
     return row, new_game
 
 
@@ -479,7 +495,7 @@ def put_back_round(stored: StoredGame, number: int | None = None) -> tuple[Store
     row.assign(round_to_dict(rnd))
     db.session.add(row)
     stored.undone = None
-    _commit_round(stored)
+    _commit_round(stored, row)
     return row, replace(game, rounds=game.rounds + (rnd,))
 
 

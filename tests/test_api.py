@@ -543,3 +543,81 @@ def test_a_game_without_rounds_has_nothing_to_delete(client):
     assert_refused(delete_round(client, created, 1), 404)
     assert_refused(put_round(client, created, 1, WORKED_NO_QUEENS), 409)  # round 1 may have been undone
     assert fetch(client, created)["standings"]["rounds_played"] == 0
+
+
+# ---------------------------------------------------------------- a save undone before its answer
+
+
+@pytest.fixture
+def undone_on_commit(app):
+    """Another phone's undo landing between a save's commit and its answer: once, right after
+    the next commit (or rollback), round ``number`` of game ``game`` is deleted through a connection of its own
+    (as another worker's ``DELETE /rounds/<n>`` would). Set ``target["game"]``/``["number"]``."""
+    from sqlalchemy import event, text
+    from sqlalchemy.orm import Session
+
+    target: dict = {}
+
+    def undo_elsewhere(session):
+        if target.pop("armed", False):
+            with db.engine.begin() as other:
+                other.execute(
+                    text("DELETE FROM rounds WHERE game_id = :g AND number = :n"),
+                    {"g": target["game"], "n": target["number"]},
+                )
+
+    event.listen(Session, "after_commit", undo_elsewhere)
+    event.listen(Session, "after_rollback", undo_elsewhere)  # a replay ends its transaction so
+    yield target
+    event.remove(Session, "after_commit", undo_elsewhere)
+    event.remove(Session, "after_rollback", undo_elsewhere)
+
+
+def test_a_save_undone_by_another_phone_before_its_answer_is_still_answered(app, client, undone_on_commit):
+    # Found by a race probe (a save, a put back and an undo at once): the answer re-read the
+    # round after the commit, found it deleted and failed with a 500. The round was saved; the
+    # answer says so (201, round 1 with the worked example's results) and its ETag is the one
+    # the round had when saved, computed before the commit.
+    created = client.post(f"{API}/games", json=NEW_GAME).get_json()
+    undone_on_commit.update(game=created["id"], number=1, armed=True)
+    response = client.post(
+        f"{API}/games/{created['id']}/rounds", json=WORKED_NO_QUEENS, headers=auth(created["edit_token"])
+    )
+    assert response.status_code == 201
+    body = response.get_json()
+    assert body["number"] == 1
+    assert body["result"]["raw"] == WORKED_RAW
+    assert body["result"]["total"] == WORKED_TOTAL
+    assert re.fullmatch(r'"[0-9a-f]{16}"', response.headers["ETag"])
+    game = client.get(f"{API}/games/{created['id']}", headers=auth(created["view_token"])).get_json()
+    assert game["rounds"] == []  # the other phone's undo stands
+
+
+def test_an_edit_undone_by_another_phone_before_its_answer_is_still_answered(app, client, undone_on_commit):
+    # The same for PUT: round 1 replaced (Beth takes Anne's queen: Anne 0, Beth -6 raw), then
+    # undone elsewhere before the answer is written.
+    created = client.post(f"{API}/games", json=NEW_GAME).get_json()
+    headers = auth(created["edit_token"])
+    client.post(f"{API}/games/{created['id']}/rounds", json=WORKED_NO_QUEENS, headers=headers)
+    edited = {**WORKED_NO_QUEENS, "outcome": {"queens": [0, 1, 1, 2]}}
+    undone_on_commit.update(game=created["id"], number=1, armed=True)
+    response = client.put(f"{API}/games/{created['id']}/rounds/1", json=edited, headers=headers)
+    assert response.status_code == 200
+    assert response.get_json()["result"]["raw"] == [0, -6, -6, -12]
+    assert re.fullmatch(r'"[0-9a-f]{16}"', response.headers["ETag"])
+
+
+def test_a_replayed_save_undone_by_another_phone_before_its_answer_is_the_spent_keys_conflict(
+    app, client, undone_on_commit
+):
+    # A retry of a stored save (same Idempotency-Key and body) finds its round; another phone
+    # undoes it before the answer is written: the retry is answered as a retry of an undone
+    # round is (409), not with a 500 from re-reading the deleted row.
+    created = client.post(f"{API}/games", json=NEW_GAME).get_json()
+    headers = {**auth(created["edit_token"]), "Idempotency-Key": "probe-key-0001"}
+    url = f"{API}/games/{created['id']}/rounds"
+    assert client.post(url, json=WORKED_NO_QUEENS, headers=headers).status_code == 201
+    undone_on_commit.update(game=created["id"], number=1, armed=True)
+    response = client.post(url, json=WORKED_NO_QUEENS, headers=headers)
+    assert response.status_code == 409
+    assert response.get_json()["error"] == "this round was saved, then undone; it is not saved again"

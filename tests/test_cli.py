@@ -220,6 +220,19 @@ def test_a_server_on_one_address_names_it():
     assert serving_lines("192.168.1.20", 5000, None, NAMES) == ["Phones open: http://192.168.1.20:5000"]
 
 
+def test_short_ipv4_forms_are_read_as_flask_run_reads_them():
+    # `flask run --host 0` listens on every address (the socket library reads "0" as 0.0.0.0)
+    # and --host 127.1 on 127.0.0.1: the probe found "Phones open: http://0:5000" and
+    # "Phones open: http://127.1:5000", which no phone can open.
+    assert serving_lines("0", 5000, None, NAMES)[0] == "Phones on this network open: http://10.0.0.5:5000"
+    assert serving_lines("127.1", 5000, None, NAMES) == [
+        "This computer only: http://127.0.0.1:5000",
+        "Phones cannot open it: serve them with `make run HOST=0.0.0.0`.",
+    ]
+    assert serving_lines("192.168.276", 5000, None, NAMES) == ["Phones open: http://192.168.1.20:5000"]
+    assert serving_lines("999.1.1.1", 5000, None, NAMES) == ["Phones open: http://999.1.1.1:5000"]
+
+
 def test_a_machine_without_a_network_address_says_so():
     lines = serving_lines("0.0.0.0", 5000, None, {"127.0.0.1", "::1", "fe80::1", "clubpc"})
     assert lines[0] == "No network address found: is this computer on the club’s Wi-Fi?"

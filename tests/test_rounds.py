@@ -302,7 +302,9 @@ def test_the_fourth_player_out_in_domino_is_implied(app, client):
     ("data", "message"),
     [
         ({"order-0": "2", "order-2": "3"}, "Tap who went out second."),
-        ({"order-0": "2", "order-1": "2", "order-2": "3"}, "Cath is chosen for two places"),
+        # The name isolated (FSI … PDI), as in the chip groups' other messages: a right-to-left
+        # name does not reorder the sentence around it.
+        ({"order-0": "2", "order-1": "2", "order-2": "3"}, "\u2068Cath\u2069 is chosen for two places"),
     ],
 )
 def test_a_domino_order_with_a_gap_or_a_player_twice_is_refused(app, client, data, message):
@@ -675,6 +677,20 @@ def test_an_edit_that_changes_nothing_says_so(app, client):
     html = edit_round_1(client, edit, ROUNDS[0]["outcome"])
     assert "Round 1 saved again: nothing changed." in html
     assert total_classes(html) == ["", "", "", ""]
+
+
+def test_an_edit_confirmation_is_dropped_once_another_phone_undid_its_round(app, client):
+    # Found by a probe: round 3 edited, then undone by another phone before the page loaded;
+    # the page confirmed "Round 3 saved again" with a Details link to a round that is gone (404).
+    edit, _ = import_game(app, rounds=3)
+    data = {**form_of(ROUNDS[2]), "based_on": opened(client, edit, 3)}
+    assert client.post(f"/g/{edit}/rounds/3/edit", data=data).status_code == 303
+    other_phone = app.test_client()
+    assert other_phone.post(f"/g/{edit}/rounds/undo", data={"number": "3"}).status_code == 303
+    html = client.get(f"/g/{edit}").get_data(as_text=True)
+    assert 'id="changed"' not in html
+    assert f"/g/{edit}/rounds/3" not in html.replace(f"/g/{edit}/rounds/3/", "")  # no link to round 3
+    assert undone_note(html).startswith("Round 3 removed: No Queens, declarer Beth.")  # the example's round 3
 
 
 def test_the_changed_row_is_not_flush_with_the_top_edge(app, client):

@@ -130,7 +130,10 @@ def record_round(game_id: int):
     try:
         row, game = services.record_round(stored, doc, number, client_key, digest)
     except services.Replayed as replay:
-        response = with_etag(jsonify(round_export(stored, replay.row.number)), replay.row)
+        if replay.number > len(stored.rounds):  # undone by another phone since it was found
+            return error_response(409, services.key_round_undone().message)
+        response = jsonify(round_export(stored, replay.number))
+        response.set_etag(replay.digest)
         response.headers["Idempotent-Replayed"] = "true"
         return response
     except services.KeyReused as exc:
@@ -139,7 +142,8 @@ def record_round(game_id: int):
         return error_response(422, exc.message, path=exc.path)
     except services.Conflict as exc:
         return error_response(409, exc.message)
-    response = with_etag(jsonify(round_export(game, row.number)), row)
+    # The round as saved: the row is not read again (another phone may have undone it since the commit).
+    response = with_etag(jsonify(round_export(game, len(game.rounds))), row)
     response.status_code = 201
     return response
 
@@ -155,8 +159,9 @@ def if_match() -> tuple[str, ...] | None:
 
 
 def with_etag(response: Response, row: StoredRound) -> Response:
-    """``response`` with the round's ETag: what a later PUT's ``If-Match`` names."""
-    response.set_etag(services.round_digest(row))
+    """``response`` with the round's ETag: what a later PUT's ``If-Match`` names (as saved,
+    for a round this request saved: :func:`scorepad.services._commit_round`)."""
+    response.set_etag(row.saved_digest or services.round_digest(row))
     return response
 
 

@@ -205,7 +205,9 @@ def scorer(token: str):
     if can_edit:
         remember(stored)
         changed = session.pop(CHANGED_KEY, None)  # shown once, and only on the game it is about
-        feedback = changed if isinstance(changed, dict) and changed.get("game") == stored.id else None
+        ours = isinstance(changed, dict) and changed.get("game") == stored.id
+        # ... while it still has the round: another phone may have undone it since the edit.
+        feedback = changed if ours and 1 <= changed.get("number", 0) <= len(stored.rounds) else None
     context = scorer_context(stored, token, can_edit, feedback=feedback)
     return htmx.page_or_blocks("games/scorer.html", SCORER_BLOCKS, **context)
 
