@@ -169,3 +169,36 @@ def test_no_page_logs_a_console_error_in_any_language(app, live_server, phone_co
         console.visit(live_server, f"/b/{view}/screen")
         page.set_viewport_size(PHONE)
     assert console.problems == [] and console.csp_violations() == []
+
+
+def test_quick_taps_on_a_slow_network_log_nothing(app, live_server, phone_context):
+    """A scorer taps faster than a slow Wi-Fi answers the settlement preview: each tap asks
+    for one, and an aborted request (htmx's ``hx-sync`` replace) logs htmx:sendAbort and
+    htmx:afterRequest as console errors. The preview queues the last tap instead: nothing is
+    logged, and the preview shown is the last tap's (Marc, who took the K♥, scores −20)."""
+    page = phone_context.new_page()
+    console = Console(page)
+    edit, _ = create_game(app)
+    console.visit(live_server, f"/g/{edit}")
+    page.locator("a[data-contract='no-king-of-hearts']").tap()
+    form = page.locator("form.round-form")
+    form.locator("input[name='king'][value='0']").tap()
+    expect(form.locator("#preview tr.strong td")).to_have_count(4)
+    console.settled()
+    cdp = phone_context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 400, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+    console.step = f"/g/{edit} (quick taps, 400 ms latency)"
+    for seat in ("1", "2", "3"):  # each tap before the last one's preview is back
+        form.locator(f"input[name='king'][value='{seat}']").tap()
+    console.settled()
+    strong = form.locator("#preview tr.strong td")
+    expect(strong.nth(3)).to_have_text("−20")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+    assert console.problems == [] and console.csp_violations() == []
