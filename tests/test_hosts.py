@@ -267,3 +267,26 @@ def test_public_url_wins_over_the_lan_address_the_share_box_was_opened_at(public
     share = client.get(f"/b/share/{game['edit_token']}", headers={"Host": host}).get_data(as_text=True)
     assert f"https://scores.club.example/b/{game['view_token']}" in share
     assert f"//{host}" not in share
+
+
+LOCAL_ONLY = "Only this computer can open this link"
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:5000", "localhost:5000", "[::1]:5000"])
+def test_the_share_box_opened_at_a_loopback_address_says_phones_cannot_reach_it(client, host):
+    """Opened at 127.0.0.1 (what `make run` serves by default), the QR code would send a phone
+    to itself: the share box says so and how to let the phones in."""
+    game = post_game(client, host).json
+    share = client.get(f"/b/share/{game['edit_token']}", headers={"Host": host}).get_data(as_text=True)
+    assert LOCAL_ONLY in share
+    assert "make run HOST=0.0.0.0" in share
+
+
+def test_the_share_box_at_the_lan_address_or_public_url_gives_no_such_note(client, public_app):
+    host = f"{lan_address()}:5000"
+    game = post_game(client, host).json
+    assert LOCAL_ONLY not in client.get(f"/b/share/{game['edit_token']}", headers={"Host": host}).get_data(as_text=True)
+    public = public_app.test_client()
+    game = post_game(public, "127.0.0.1:5000").json  # opened on the laptop, but links go to PUBLIC_URL
+    share = public.get(f"/b/share/{game['edit_token']}", headers={"Host": "127.0.0.1:5000"}).get_data(as_text=True)
+    assert LOCAL_ONLY not in share

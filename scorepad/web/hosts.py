@@ -111,6 +111,13 @@ def is_loopback(name: str) -> bool:
         return False
 
 
+def reaches_this_machine_only(url: str) -> bool:
+    """True when the absolute ``url`` names a loopback host (``http://127.0.0.1:5000/b/…``):
+    a phone that scans it opens itself, not the scorepad. The share box then says how to let
+    the phones in (``make run HOST=0.0.0.0`` and its printed address, or ``PUBLIC_URL``)."""
+    return is_loopback(host_name(urlsplit(url).netloc))
+
+
 def machine_names() -> frozenset[str]:
     """This machine's addresses (every interface's IPv4 and IPv6 address) and its host name
     (also as ``<name>.local``, the name mDNS answers on a local network).
@@ -230,3 +237,4 @@ def init_app(app: Flask) -> None:
         configured += (host_name(urlsplit(app.config["PUBLIC_URL"]).netloc),)
     app.extensions["scorepad_hosts"] = TrustedHosts(configured)
     app.before_request(refuse_untrusted_host)
+    app.add_template_global(reaches_this_machine_only)
