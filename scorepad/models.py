@@ -68,6 +68,10 @@ class StoredGame(Model):
     # The round the last undo removed, while it may be put back (issue 13): {"number": n, "round":
     # the round object of game-format.md}; None once a round is saved, edited or undone again.
     undone: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # Once the table played again (issue 13, Play again): the rematch's edit token sealed with a
+    # key from this game's edit token (scorepad.services.start_rematch), so every later tap opens
+    # that same game; None before.
+    rematch_sealed: Mapped[str | None] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
     rounds: Mapped[list[StoredRound]] = relationship(

@@ -30,7 +30,7 @@ from .scoring.errors import N_
 from .scoring.game import rematch, score
 from .scoring.text import clean_text, stored_text
 from .tokens import TOKEN_BYTES as TOKEN_BYTES  # the size of every token (192 bits), for callers that check a shape
-from .tokens import derive_token, new_token, seal, unseal
+from .tokens import InvalidToken, derive_token, new_token, seal, unseal
 
 MAX_ID = 2**31 - 1  # the largest INTEGER of PostgreSQL (SQLite's is larger)
 
@@ -71,6 +71,16 @@ def create_game(
     imported game keeps its own.
     ``creator_device`` / ``creator_address`` (see :func:`scorepad.web.device.creator`) only
     count the games one client starts. Raises :class:`ScoringError` (nothing stored)."""
+    stored, game = _new_game(document, creator_device, creator_address)
+    db.session.commit()
+    return stored, game
+
+
+def _new_game(
+    document: dict[str, Any], creator_device: str | None, creator_address: str | None
+) -> tuple[StoredGame, Game]:
+    """:func:`create_game` up to its commit: the game added to the session, holding its
+    tokens. Raises :class:`ScoringError` (nothing added)."""
     game = parse_game(document, saved_for_document(document))
     if game.date is None:
         game = replace(game, date=default_date(game.timezone, clock()))
@@ -93,7 +103,6 @@ def create_game(
         row.assign(round_to_dict(rnd))
         stored.rounds.append(row)
     db.session.add(stored)
-    db.session.commit()
     stored.edit_token, stored.view_token = edit_token, view_token
     return stored, game
 
@@ -773,19 +782,33 @@ def forget_ended_windows(now: datetime) -> int:
 # -- a rematch ("Play again") -----------------------------------------------------------------
 
 
+#: :func:`scorepad.tokens.seal`'s purpose for a rematch's edit token kept on the game before it.
+REMATCH = "rematch"
+
+
 def start_rematch(
     stored: StoredGame,
     *,
     creator_device: str | None = None,
     creator_address: str | None = None,
-) -> tuple[StoredGame, Game]:
-    """Start the game a table plays after the finished game ``stored``: the engine's
-    :func:`~scorepad.scoring.game.rematch` of it (same players, seats, preset object, title and
-    time zone; the next player declares first), stored as :func:`create_game` stores a new game
-    (new tokens, today's date where the players are; ``creator_*`` count it against the same
-    limits). Returns the new game as :func:`create_game` does. Raises :class:`Conflict` while
-    ``stored`` is not complete (a rematch follows the last round), :class:`ScoringError` if the
-    old game's text no longer passes today's rules (nothing stored in either case)."""
+) -> tuple[StoredGame, Game, bool]:
+    """Start the game a table plays after the finished game ``stored`` (holding its edit
+    token): the engine's :func:`~scorepad.scoring.game.rematch` of it (same players, seats,
+    preset object, title and time zone; the next player declares first), stored as
+    :func:`create_game` stores a new game (new tokens, today's date where the players are;
+    ``creator_*`` count it against the same limits). Returns the new game as
+    :func:`create_game` does, and True.
+
+    A game is played again once: its rematch's edit token is kept on it (``rematch_sealed``),
+    sealed with a key from its own edit token, so that only who holds that token opens it.
+    Every later call (a second phone at the table, a double tap, a race: the claim is one
+    conditional UPDATE) returns that same game, holding its tokens, and False; nothing new is
+    stored. Raises :class:`Conflict` while ``stored`` is not complete (a rematch follows the
+    last round), :class:`ScoringError` if the old game's text no longer passes today's rules
+    (nothing stored in either case)."""
+    earlier = rematch_of(stored)
+    if earlier is not None:
+        return (*earlier, False)
     game = stored.to_game()
     standings = score(game).standings
     if not standings.complete:
@@ -797,4 +820,34 @@ def start_rematch(
     document = export_game(rematch(game))
     for result in ("standings", "date"):  # computed on export, ignored on import; the new game is dated today
         document.pop(result, None)
-    return create_game(document, creator_device=creator_device, creator_address=creator_address)
+    old_token = stored.edit_token or ""
+    new, new_game = _new_game(document, creator_device, creator_address)
+    sealed = seal(old_token, REMATCH, (new.edit_token or "").encode())
+    claim = (
+        update(StoredGame)
+        .where(StoredGame.id == stored.id, StoredGame.rematch_sealed.is_(None))
+        .values(rematch_sealed=sealed)
+        .execution_options(synchronize_session=False)
+    )
+    if db.session.execute(claim).rowcount != 1:  # type: ignore[attr-defined]  # another tap claimed it first
+        db.session.rollback()
+        stored.edit_token = old_token
+        earlier = rematch_of(stored)
+        if earlier is None:  # the row that refused the claim holds a rematch: not expected
+            raise Conflict(N_("the game was played again meanwhile; open it again"))
+        return (*earlier, False)
+    db.session.commit()
+    return new, new_game, True
+
+
+def rematch_of(stored: StoredGame) -> tuple[StoredGame, Game] | None:
+    """The game started when ``stored`` (holding its edit token) was played again, holding
+    its tokens, or None: never played again, or ``stored`` holds no edit token."""
+    if not stored.rematch_sealed or not stored.edit_token:
+        return None
+    try:
+        token = unseal(stored.edit_token, REMATCH, stored.rematch_sealed).decode()
+    except InvalidToken:
+        return None
+    found = find_by_token(token)
+    return (found[0], found[0].to_game()) if found is not None else None

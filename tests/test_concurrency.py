@@ -137,6 +137,20 @@ def test_two_api_clients_saving_the_same_round_store_it_once(app, server):
         assert stored_rounds(app, game_id) == list(range(1, 9))
 
 
+def test_phones_tapping_play_again_at_once_start_one_game(app, server):
+    """Four taps of Play again on one finished game at the same instant: one 201, three 200s
+    naming that same game; one new game stored (the claim is one conditional UPDATE)."""
+    game_id, edit = new_game(server, rounds=28)
+    with app.app_context():
+        before = db.session.query(StoredGame).count()
+    post = partial(request, server, "POST", f"/api/v1/games/{game_id}/rematch", None, bearer(edit))
+    results = run_together(post, post, post, post)
+    assert sorted(status for status, _, _ in results) == [200, 200, 200, 201], [(s, d[:200]) for s, _, d in results]
+    assert len({json.loads(d)["id"] for _, _, d in results}) == 1
+    with app.app_context():
+        assert db.session.query(StoredGame).count() == before + 1
+
+
 def test_two_api_clients_without_a_number_still_store_one_round(app, server):
     """No "number" in the body: the round is the next one of the game as each request
     found it; whichever is second either meets the first's round (409) or, arriving after

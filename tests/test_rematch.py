@@ -236,3 +236,42 @@ def test_play_again_is_translated(client, finished):
     client.post("/language", data={"lang": "de", "next": "/"})
     page = client.get(scorer_url(finished["edit_token"])).get_data(as_text=True)
     assert "Nochmal spielen" in page
+
+
+# -- one rematch per game -----------------------------------------------------------------------
+
+
+def test_a_game_is_played_again_once_a_second_api_call_answers_that_same_game(app, client, finished):
+    url = f"{API}/games/{finished['id']}/rematch"
+    first = client.post(url, headers=auth(finished["edit_token"]))
+    assert first.status_code == 201
+    again = client.post(url, headers=auth(finished["edit_token"]))
+    assert again.status_code == 200  # nothing new: the table's one rematch
+    assert {k: again.json[k] for k in ("id", "edit_token", "view_token")} == {
+        k: first.json[k] for k in ("id", "edit_token", "view_token")
+    }
+    assert again.json["game"]["first_declarer"] == 3  # Marc, as in the first answer
+    assert games_stored(app) == 2
+
+
+def test_two_phones_tapping_play_again_score_the_same_new_game(app, client, finished):
+    """The scorer's phone and a second phone holding the edit link both tap Play again: both
+    land on one new game's page, the second told it was started already."""
+    second_phone = app.test_client()
+    first = client.post(f"/g/{finished['edit_token']}/rematch")
+    second = second_phone.post(f"/g/{finished['edit_token']}/rematch")
+    assert first.status_code == second.status_code == 303
+    assert first.headers["Location"] == second.headers["Location"]
+    assert games_stored(app) == 2
+    page = second_phone.get(second.headers["Location"]).get_data(as_text=True)
+    assert "This game is being played again already: here it is. \u2068Marc\u2069 declares first." in page
+
+
+def test_the_rematch_is_kept_sealed_never_as_its_token(app, client, finished):
+    """The old game's row holds the rematch's edit token only sealed with the old game's edit
+    token: neither the token nor its digest's preimage is in the database."""
+    body = client.post(f"{API}/games/{finished['id']}/rematch", headers=auth(finished["edit_token"])).json
+    with app.app_context():
+        old = db.session.get(StoredGame, finished["id"])
+        assert old.rematch_sealed and body["edit_token"] not in old.rematch_sealed
+        assert db.session.get(StoredGame, body["id"]).rematch_sealed is None

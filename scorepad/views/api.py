@@ -92,16 +92,20 @@ def game_created(stored: StoredGame, game: Game) -> Response:
 @limit(GAME_STARTS)
 def rematch(game_id: int):
     """Play again (edit token): a new game with the same players in the same seats, the same
-    preset and title, the next player declaring first → 201 exactly as creating a game; 409
+    preset and title, the next player declaring first → 201 exactly as creating a game; once
+    played again, 200 with that same game (one rematch per game: a second phone, a retry); 409
     while the game is not finished. It counts against the same limits as a new game."""
     stored = api_game(game_id, write=True)
     try:
-        new, game = services.start_rematch(stored, **creator())
+        new, game, started = services.start_rematch(stored, **creator())
     except ScoringError as exc:
         return error_response(422, exc.message, path=exc.path)
     except services.Conflict as exc:
         return error_response(409, exc.message)
-    return game_created(new, game)
+    response = game_created(new, game)
+    if not started:
+        response.status_code = 200
+    return response
 
 
 @bp.get("/games/<int:game_id>")

@@ -235,11 +235,15 @@ def rematch(token: str):
     if not ButtonForm().validate_on_submit():
         abort(400)
     try:
-        new_game, game = services.start_rematch(stored, **creator())
+        new_game, game, started = services.start_rematch(stored, **creator())
     except ScoringError as exc:
         return refused_rematch(stored, token, error_text(exc), 422)
     except services.Conflict as exc:
         return refused_rematch(stored, token, engine_text(exc.template, **exc.params), 409)
     remember(new_game)
-    flash(_("Play again: %(name)s declares first.", name=isolated_text(game.players[game.first_declarer])))
+    first = isolated_text(game.players[game.first_declarer])
+    if started:
+        flash(_("Play again: %(name)s declares first.", name=first))
+    else:  # a second phone or tap: the table's one new game
+        flash(_("This game is being played again already: here it is. %(name)s declares first.", name=first))
     return redirect(url_for("games.scorer", token=new_game.edit_token), 303)
