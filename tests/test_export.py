@@ -91,7 +91,8 @@ def test_an_imported_unfinished_game_goes_on(app, client):
         (b"", "The file is empty."),
         (b"{not json", "This is not valid JSON (line 1, column 2"),
         (b"\xff\xfe", "The file is not UTF-8 text."),
-        (json.dumps({"game": {}, "expected": {}}).encode(), "game: unknown field of a game document"),
+        (json.dumps({"game": {}, "expected": {}}).encode(), "game: this file holds a game document under “game”, as"),
+        (json.dumps({"players": [], "game": {}}).encode(), "game: unknown field of a game document"),
     ],
 )
 def test_a_bad_file_is_refused_with_a_clear_message(app, client, body, message):

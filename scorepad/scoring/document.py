@@ -243,6 +243,10 @@ def parse_game(obj: Any, saved: Mapping[str, Preset] | None = None, *, stored: b
         raise ScoringError("", N_("a game document must be a JSON object"))
     if not stored:
         refuse_lone_surrogates(obj)
+    if "game" in obj and "players" not in obj:  # an example file: {"game": …, "expected": …}
+        raise ScoringError(
+            "game", N_("this file holds a game document under “game”, as the examples do: import that object alone")
+        )
     for key in obj:
         if key not in GAME_FIELDS:
             raise ScoringError(key, N_("unknown field of a game document"))
