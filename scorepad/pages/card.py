@@ -12,7 +12,7 @@ from flask_babel import gettext as _
 from .. import labels
 from ..scoring import Game, score
 from ..scoring.game import ranking
-from .common import number
+from .common import isolated_text, signed
 
 
 @dataclass(frozen=True)
@@ -37,12 +37,6 @@ class ResultCard:
     heading: str
     placings: tuple[Placing, ...]
     footer: str
-
-
-def signed(points: int) -> str:
-    """Points as text, a negative number with a true minus (U+2212) as the pages show it:
-    −20, 0, 45, 1,234."""
-    return f"−{number(-points)}" if points < 0 else number(points)
 
 
 def result_card(game: Game) -> ResultCard:
@@ -71,5 +65,5 @@ def share_text(card: ResultCard) -> str:
     heading and one line per player, ``"1. Anne 120"``, names isolated (U+2068 … U+2069) so
     that a right-to-left name does not reorder the numbers around it."""
     lines = [card.title, f"{card.heading}:"]
-    lines += [f"{p.rank}. \u2068{p.name}\u2069 {p.points}" for p in card.placings]
+    lines += [f"{p.rank}. {isolated_text(p.name)} {p.points}" for p in card.placings]
     return "\n".join(lines)

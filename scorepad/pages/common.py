@@ -24,6 +24,14 @@ def number(value: int) -> str:
     return format_number(value) if abs(value) < GROUPED_UP_TO else str(value)
 
 
+def signed(points: int, plus: bool = False) -> str:
+    """Points with a true minus sign (U+2212) and the language's digit grouping, as the pages
+    show them: −6, 45, 0, 1,000 (German 1.000); with ``plus``, a plus before a positive: +45."""
+    if points < 0:
+        return f"−{number(-points)}"
+    return f"+{number(points)}" if plus and points > 0 else number(points)
+
+
 def isolate(text: object) -> Markup:
     """``text`` (a player's name, a title, a preset's name) escaped and wrapped in ``<bdi>``,
     so that a right-to-left name inside a sentence or a table cell neither reorders the

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from flask_babel import gettext as _
@@ -17,7 +18,10 @@ from ..scoring import Game, Preset, Round, score
 from ..scoring.contracts import SEATS
 from ..scoring.doubles import double_kind, implicit_redoubles
 from ..scoring.game import declarer_of, fixed_contract
-from .common import number
+from .common import signed
+
+#: Points as the sheet's rule notes write them: −6, +45, 0 (:func:`~.common.signed` with a plus).
+with_plus = partial(signed, plus=True)
 
 #: Column letters of the four players on paper: the doubles are marked with them.
 LETTERS = ("A", "B", "C", "D")
@@ -149,12 +153,6 @@ def sheet_rows(game: Game | None, preset: Preset, first_declarer: int) -> list[S
 # -- what the header says ------------------------------------------------------------------
 
 
-def signed(value: int) -> str:
-    """Points with a true minus sign (U+2212), a plus for positives and the language's digit
-    grouping: −6, +45, 0, +1,000 (German +1.000)."""
-    return f"−{number(-value)}" if value < 0 else (f"+{number(value)}" if value > 0 else "0")
-
-
 def contract_values(preset: Preset) -> list[tuple[str, str]]:
     """Each contract's name and its values in points, as written in the sheet's header
     (e.g. ``("No Hearts", "−2 per heart, ♥A −6")``)."""
@@ -162,23 +160,25 @@ def contract_values(preset: Preset) -> list[tuple[str, str]]:
     for c in preset.contracts:
         v = dict(c.values)
         if c.id == "domino":
-            text = " / ".join(signed(p) for p in v["places"])
+            text = " / ".join(with_plus(p) for p in v["places"])
         elif c.id == "ravage-city":
-            text = signed(v["penalty"])
+            text = with_plus(v["penalty"])
         elif c.id == "salade":
             text = _("every penalty at once")
         else:
             parts = []
             if "per_trick" in v:
-                parts.append(_("%(points)s per trick", points=signed(v["per_trick"])))
+                parts.append(_("%(points)s per trick", points=with_plus(v["per_trick"])))
             if "per_queen" in v:
-                parts.append(_("%(points)s per queen", points=signed(v["per_queen"])))
+                parts.append(_("%(points)s per queen", points=with_plus(v["per_queen"])))
             if "penultimate" in v:
-                parts.append(_("%(p)s / %(l)s last two", p=signed(v["penultimate"]), l=signed(v["last"])))
+                parts.append(_("%(p)s / %(l)s last two", p=with_plus(v["penultimate"]), l=with_plus(v["last"])))
             if "per_heart" in v:
-                parts.append(_("%(points)s per heart, ♥A %(ace)s", points=signed(v["per_heart"]), ace=signed(v["ace"])))
+                parts.append(
+                    _("%(points)s per heart, ♥A %(ace)s", points=with_plus(v["per_heart"]), ace=with_plus(v["ace"]))
+                )
             if "king" in v:
-                parts.append(_("♥K %(points)s", points=signed(v["king"])))
+                parts.append(_("♥K %(points)s", points=with_plus(v["king"])))
             text = ", ".join(parts)
         out.append((labels.contract_name(c.id), text))
     return out
