@@ -100,14 +100,36 @@ def live_server(app):
         thread.join(timeout=5)
 
 
+def phone_settings(playwright) -> dict:
+    """A phone's context settings: iPhone 13 metrics, touch, a 390x844 viewport."""
+    device = {k: v for k, v in playwright.devices["iPhone 13"].items() if k != "default_browser_type"}
+    return {**device, "viewport": {"width": 390, "height": 844}}
+
+
 @pytest.fixture
 def phone(browser, playwright):
     """A page in a fresh phone context: iPhone 13 metrics, touch, 390x844 viewport."""
-    device = {k: v for k, v in playwright.devices["iPhone 13"].items() if k != "default_browser_type"}
-    context = browser.new_context(**{**device, "viewport": {"width": 390, "height": 844}})
+    context = browser.new_context(**phone_settings(playwright))
     page = context.new_page()
     yield page
     context.close()
+
+
+@pytest.fixture
+def fresh_phone(playwright, browser_type_launch_args):
+    """Opens phone pages (as ``phone``), each on a browser of its own, closed after the test:
+    where a long game goes on after the shared browser stopped producing frames
+    (tests/browser/stall.py)."""
+    browsers = []
+
+    def open_page():
+        browser = playwright.chromium.launch(**browser_type_launch_args)
+        browsers.append(browser)
+        return browser.new_context(**phone_settings(playwright)).new_page()
+
+    yield open_page
+    for browser in browsers:
+        browser.close()
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.stall import play_rounds, rounds_on_server
 from tests.browser.viewport import expect_in_viewport
 
 EXAMPLE = json.loads((Path(__file__).parent.parent / "data" / "examples" / "tournament-full.json").read_text())
@@ -80,19 +81,15 @@ def shown_running(page: Page, number_: int) -> list[int]:
     return [number(t) for t in page.locator(f"#round-{number_} td .running").all_inner_texts()]
 
 
-# One more try after a Playwright timeout, as for test_presets' every-preset game and for the same
-# reason (read it there): a CI run saw headless Chromium stop producing frames in this
-# 28-round game too, after it had done so only in those games. A wrong value fails at once.
+# A long game goes on past headless Chromium's frame stall (tests/browser/stall.py), and has one
+# more try after a Playwright timeout, as test_presets' every-preset game. A wrong value fails at once.
 @pytest.mark.flaky(reruns=1, only_rerun=["TimeoutError"])
-def test_a_whole_tournament_game_on_a_phone(live_server, phone, screenshot_dir):
-    page = phone
-
-    def shot(name):
-        page.screenshot(path=str(screenshot_dir / f"{name}.png"), full_page=True)
-
-    create_game(page, live_server, shot)
-    assert "/g/" in page.url
-    page.on("dialog", lambda dialog: dialog.accept())
+def test_a_whole_tournament_game_on_a_phone(app, live_server, phone, fresh_phone, screenshot_dir):
+    create_game(
+        phone, live_server, lambda name: phone.screenshot(path=str(screenshot_dir / f"{name}.png"), full_page=True)
+    )
+    assert "/g/" in phone.url
+    phone.on("dialog", lambda dialog: dialog.accept())
 
     shots = {
         "no-tricks": "03-form-counts",
@@ -100,10 +97,14 @@ def test_a_whole_tournament_game_on_a_phone(live_server, phone, screenshot_dir):
         "domino": "05-form-domino-order",
         "no-queens": "06-form-doubles-grid",
     }
-    for index, rnd in enumerate(GAME["rounds"]):
-        result = EXPECTED["rounds"][index]
+
+    def step(page: Page, index: int) -> None:
+        def shot(name):
+            page.screenshot(path=str(screenshot_dir / f"{name}.png"), full_page=True)
+
+        rnd, result = GAME["rounds"][index], EXPECTED["rounds"][index]
         fill_round(page, rnd, result["declarer"])
-        if rnd["contract"] in shots:
+        if rnd["contract"] in shots:  # each form's picture once, at its first round
             shot(shots.pop(rnd["contract"]))
         if index == 3:
             # The same form on the narrowest phone: nothing may scroll sideways.
@@ -118,9 +119,16 @@ def test_a_whole_tournament_game_on_a_phone(live_server, phone, screenshot_dir):
         if index == 9:
             shot("02-game-mid-game")
 
+    def reopen() -> Page:
+        page = fresh_phone()
+        page.on("dialog", lambda dialog: dialog.accept())
+        return page
+
+    page = play_rounds(phone, len(GAME["rounds"]), step, rounds_on_server(app), reopen)
+
     standings = EXPECTED["standings"]
     expect(page.locator("#final")).to_be_visible()
-    shot("08-final-standings")
+    page.screenshot(path=str(screenshot_dir / "08-final-standings.png"), full_page=True)
     totals = [number(t) for t in page.locator(".score-table tfoot td").all_inner_texts()]
     assert totals == standings["totals"] == [-234, 56, 132, 46]
     shown = {}

@@ -16,6 +16,7 @@ from playwright.sync_api import Page, expect
 from scorepad import labels
 from scorepad.scoring import BUILTIN, parse_game, score
 from scorepad.scoring.contracts import OUTCOME_FIELDS, SEATS
+from tests.browser.stall import play_rounds, rounds_on_server
 
 PLAYERS = ["Anne", "Beth", "Cath", "Dora"]
 MINUS = "\u2212"
@@ -185,27 +186,23 @@ def shown_standings(page: Page) -> dict[str, tuple[int, int]]:
     return shown
 
 
-# One more try after a Playwright timeout, for this test only. In CI (the PostgreSQL pass, twice
-# in three runs) headless Chromium stopped producing frames in the middle of these long games:
-# the page still ran its scripts (locators resolved), but no tap could see its element "stable"
-# and even a screenshot timed out. Not reproduced in isolation; no script of ours was found
-# looping. A stalled page does not recover, so the step cannot be retried on it: the game is
-# played again on a fresh page. A wrong value (AssertionError) fails at once, as does a second
-# timeout.
+# A long game goes on past headless Chromium's frame stall: tests/browser/stall.py. One more try
+# after a Playwright timeout too, for this test only; a wrong value (AssertionError) fails at once.
 @pytest.mark.flaky(reruns=1, only_rerun=["TimeoutError"])
 @pytest.mark.parametrize("preset_id", list(BUILTIN))
-def test_every_built_in_preset_scores_a_complete_game_on_a_phone(preset_id, live_server, phone, screenshot_dir):
-    page = phone
+def test_every_built_in_preset_scores_a_complete_game_on_a_phone(
+    preset_id, app, live_server, phone, fresh_phone, screenshot_dir
+):
     doc = french_classic_by_hand() if preset_id in HAND_WORKED else random_game(preset_id, seed=len(preset_id))
     standings = score(parse_game(doc)).standings
-    start_game(page, live_server, str(labels.PRESETS[preset_id]), doc["first_declarer"])
-    page.on("dialog", lambda dialog: dialog.accept())
+    start_game(phone, live_server, str(labels.PRESETS[preset_id]), doc["first_declarer"])
     expected_rounds = BUILTIN[preset_id].round_count
     assert len(doc["rounds"]) == expected_rounds
     declarers = [r.declarer for r in score(parse_game(doc)).rounds]
-    for index, rnd in enumerate(doc["rounds"]):
+
+    def step(page: Page, index: int) -> None:
         try:
-            enter_round(page, index + 1, rnd, declarers[index])
+            enter_round(page, index + 1, doc["rounds"][index], declarers[index])
         except Exception as failure:
             try:  # a picture of the failure, if the page still answers; the failure itself is what is raised
                 page.screenshot(
@@ -215,6 +212,14 @@ def test_every_built_in_preset_scores_a_complete_game_on_a_phone(preset_id, live
                 failure.add_note(f"no screenshot: {no_picture}")
             failure.add_note(f"while entering round {index + 1} of {preset_id}")
             raise
+
+    def reopen() -> Page:
+        page = fresh_phone()
+        page.on("dialog", lambda dialog: dialog.accept())
+        return page
+
+    phone.on("dialog", lambda dialog: dialog.accept())
+    page = play_rounds(phone, expected_rounds, step, rounds_on_server(app), reopen)
 
     shown = shown_standings(page)
     page.screenshot(path=str(screenshot_dir / f"preset-final-{preset_id}.png"), full_page=False)
