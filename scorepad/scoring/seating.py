@@ -146,7 +146,7 @@ def parse_seating(obj: Any, players: int, sessions: int, rng: random.Random, pat
             for i, player in enumerate(raw_table):
                 ppath = join(tpath, i)
                 if not is_int(player) or not 0 <= player < players:
-                    raise ScoringError(ppath, N_("must be a player's index from 0 to %(last)d"), last=players - 1)
+                    raise ScoringError(ppath, N_("must be a player’s index from 0 to %(last)d"), last=players - 1)
                 if player in seated:
                     raise ScoringError(ppath, N_("player %(player)d is already seated in this session"), player=player)
                 seated.add(player)
