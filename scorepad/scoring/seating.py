@@ -184,9 +184,11 @@ def draw_seating(players: int, sessions: int, rng: random.Random) -> Seating:
     The search: sit-outs first (whoever has sat out least, ties drawn); then each session
     greedily (each player, in a drawn order, at the open table where they add the least
     cost), improved by swapping two players of different tables while that lowers the cost,
-    restarted a few times when a repeat remains; finally the same swaps over the whole
-    night. The cost is the repeat count, then Σ over pairs of C(meetings, 2): among
-    seatings with as many repeats, the one where the same pair meets least often."""
+    restarted a few times when a repeat remains; then the same swaps over the whole
+    night; finally, for a night of at most :data:`ANNEAL_PLAYERS` with more repeats than
+    :func:`least_repeats`, simulated annealing over the whole night. The cost is the repeat
+    count, then Σ over pairs of C(meetings, 2): among seatings with as many repeats, the
+    one where the same pair meets least often."""
     if players < TABLE_SIZE or sessions < 1:
         raise ValueError("a night needs at least 4 players and 1 session")
     sit_outs = _draw_sit_outs(players, sessions, rng)
@@ -203,12 +205,25 @@ def draw_seating(players: int, sessions: int, rng: random.Random) -> Seating:
         nights.append(tables)
     if len(fixed) < sessions:
         search.polish(nights)
-        if players <= ANNEAL_PLAYERS and search.repeats() > 0:
+        if players <= ANNEAL_PLAYERS and search.repeats() > least_repeats(players, sessions):
             nights = search.anneal(nights, ANNEAL_STEPS * sessions)
     return tuple(
         Session(s + 1, tuple(_seat(i + 1, table, rng) for i, table in enumerate(tables)), tuple(sit_outs[s]))
         for s, tables in enumerate(nights)
     )
+
+
+def least_repeats(players: int, sessions: int) -> int:
+    """A floor under a night's repeats (:func:`repeat_count`), the larger of two counts.
+    The pairs: the tables hold 6 pairs each, and beyond the C(players, 2) pairs there are,
+    every pair seated again is a repeat (16 players × 6 sessions: 4 × 6 × 6 − 120 = 24). The
+    first session: when everyone plays every session at T < 4 tables, each table of a later
+    session draws its 4 players from the first session's T tables, so at least 6, 2 or 1
+    of its pairs (T = 1, 2, 3) sat together then (12 × 2: 3 tables × 1 = 3)."""
+    tables = players // TABLE_SIZE
+    by_pairs = 6 * tables * sessions - players * (players - 1) // 2
+    again = {1: 6, 2: 2, 3: 1}.get(tables, 0) if players % TABLE_SIZE == 0 else 0
+    return max(0, by_pairs, (sessions - 1) * tables * again)
 
 
 def _seat(number: int, table: list[int], rng: random.Random) -> Table:
@@ -379,15 +394,13 @@ class _Search:
         """Simulated annealing over the whole night (counted in): up to ``steps`` random
         swaps of two players of different tables of a session, each kept when it lowers the
         cost, or raises it by ``d`` with probability exp(−d / T) as T cools from 0.7 to 0.03
-        repeats; it stops early at the least repeat count possible by counting (every
-        pair meeting at most once but for the pairs the tables hold beyond all pairs).
+        repeats; it stops early at :func:`least_repeats`.
         Returns the cheapest night seen (``meet`` then counts it)."""
         rng, meet, inc = self.rng, self.meet, self.inc
         sessions, count = len(nights), len(nights[0])
         if count < 2:
             return nights
-        players = len(meet)
-        floor = max(0, 6 * count * sessions - players * (players - 1) // 2)
+        floor = least_repeats(len(meet), sessions)
         best, cost, best_cost = [[list(t) for t in tables] for tables in nights], 0, 0
         repeats = self.repeats()
         hot, cold = 0.7 * REPEAT_COST, 0.03 * REPEAT_COST
