@@ -282,6 +282,19 @@ class _Search:
                 meet[a][b] += sign
                 meet[b][a] += sign
 
+    def replace(self, table: list[int], seat: int, player: int) -> None:
+        """Put ``player`` in ``table``'s ``seat`` in place of whoever sat there, counting
+        the meetings that ends and the ones it starts."""
+        meet, gone = self.meet, table[seat]
+        row_gone, row_new = meet[gone], meet[player]
+        for x in table:
+            if x != gone:
+                row_gone[x] -= 1
+                meet[x][gone] -= 1
+                row_new[x] += 1
+                meet[x][player] += 1
+        table[seat] = player
+
     def session(self, seated: list[int]) -> list[list[int]]:
         """The tables of one session for ``seated`` (a multiple of 4 players), counted in.
         Greedy then swaps, restarted up to :data:`RESTARTS` times while the session adds a
@@ -368,10 +381,8 @@ class _Search:
                 if best_delta == 0:
                     sideways -= 1
                 u, b = best_move
-                self.add([tables[t], tables[u]], -1)
-                tables[t][tables[t].index(a)] = b
-                tables[u][tables[u].index(b)] = a
-                self.add([tables[t], tables[u]], 1)
+                self.replace(tables[t], tables[t].index(a), b)
+                self.replace(tables[u], tables[u].index(b), a)
                 change += best_delta
                 moved = True
             if not moved:
@@ -443,25 +454,13 @@ class _Search:
                     delta += inc[row_a[y]] - inc[row_b[y] - 1]
             if delta > 0 and rng.random() >= math.exp(-delta / temperature):
                 continue
-            for x in here:
-                if x != a:
-                    row_a[x] -= 1
-                    meet[x][a] -= 1
-                    row_b[x] += 1
-                    meet[x][b] += 1
+            self.replace(here, i, b)
             if there is None:
                 out[j] = a
                 sat_out[a] += 1
                 sat_out[b] -= 1
             else:
-                for y in there:
-                    if y != b:
-                        row_b[y] -= 1
-                        meet[y][b] -= 1
-                        row_a[y] += 1
-                        meet[y][a] += 1
-                there[j] = a
-            here[i] = b
+                self.replace(there, j, a)
             cost += delta
             repeats += round(delta / REPEAT_COST)
             if cost < best_cost:
