@@ -169,6 +169,8 @@ REPEAT_COST = 1000
 #: :data:`ANNEAL_STEPS` random swaps per session (larger nights have room to spare).
 ANNEAL_PLAYERS = 40
 ANNEAL_STEPS = 1500
+#: Random picks of a player to move in an annealing step, looking for one who repeats.
+LOOKS = 6
 
 
 def draw_seating(players: int, sessions: int, rng: random.Random) -> Seating:
@@ -410,7 +412,9 @@ class _Search:
         ``d`` with probability exp(−d / T) as T cools from 0.7 to 0.03 repeats; it stops
         early at :func:`least_repeats`. A move swaps two players of different tables of a
         session or, one time in four when some sit out, a seated player with one sitting
-        out who has sat out once more (so the sit-out counts stay as they are). Returns the
+        out who has sat out once more (so the sit-out counts stay as they are); the player
+        moved is one who meets a table-mate again when one of :data:`LOOKS` random picks
+        finds such a player (the search works where the repeats are). Returns the
         cheapest night seen and its sit-outs (``meet`` then counts it)."""
         rng, meet, inc = self.rng, self.meet, self.inc
         sessions, count = len(nights), len(nights[0])
@@ -428,12 +432,16 @@ class _Search:
         for step in range(steps):
             if step % 64 == 0:
                 temperature = hot * (cold / hot) ** (step / steps)
-            s = rng.randrange(sessions)
-            tables, out = nights[s], sit_outs[s]
-            t = rng.randrange(count)
-            here = tables[t]
-            i = rng.randrange(TABLE_SIZE)
-            a = here[i]
+            for _look in range(LOOKS):  # a table where someone meets again, if a few looks find one
+                s = rng.randrange(sessions)
+                tables, out = nights[s], sit_outs[s]
+                t = rng.randrange(count)
+                here = tables[t]
+                i = rng.randrange(TABLE_SIZE)
+                a = here[i]
+                row_a = meet[a]
+                if any(row_a[x] > 1 for x in here if x != a):
+                    break
             if out and (count < 2 or rng.random() < 0.25):
                 k = rng.randrange(len(out))
                 b, there, j = out[k], None, k
