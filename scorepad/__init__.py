@@ -59,11 +59,14 @@ def create_app(config=None) -> Flask:
     from . import cli, models  # noqa: F401, PLC0415 (flaskr's pattern; see above)
     from .views import (  # noqa: PLC0415 (flaskr's pattern; see above)
         api,
+        api_events,
         api_presets,
         board,
         card,
+        director,
         games,
         language,
+        night,
         presets,
         pwa,
         rounds,
@@ -73,6 +76,9 @@ def create_app(config=None) -> Flask:
     for blueprint in (games.bp, rounds.bp, presets.bp, board.bp, sheet.bp, pwa.bp, language.bp, api.bp, api_presets.bp):
         app.register_blueprint(blueprint)
     app.register_blueprint(card.bp)  # the result card to share, /b/<token>/card.png
+    # Club nights (issue 14): the API, the director's pages (/d/<token>) and the public ones (/n/<token>).
+    for blueprint in (api_events.bp, director.bp, night.bp):
+        app.register_blueprint(blueprint)
     cli.register(app)
 
     # Points and counts with the language's digit grouping (1,234 · 1.234 · 1 234); the
