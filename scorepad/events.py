@@ -547,7 +547,7 @@ def add_adjustment(stored: StoredEvent, player: Any, points: Any, reason: Any) -
     at ``player``, ``points`` or ``reason``, :class:`~scorepad.services.Conflict` ("the night
     is closed"); nothing is stored then."""
     checked_player = _int(
-        player, "player", 0, len(stored.players) - 1, N_("the player must be a player's index, %(low)d to %(high)d")
+        player, "player", 0, len(stored.players) - 1, N_("the player must be a player’s index, %(low)d to %(high)d")
     )
     checked_points = _int(
         points, "points", -MAX_ADJUSTMENT, MAX_ADJUSTMENT, N_("the points must be a whole number, %(low)d to %(high)d")

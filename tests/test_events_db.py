@@ -18,7 +18,7 @@ from scorepad.extensions import db
 from scorepad.models import StoredEvent, StoredGame, token_digest
 from scorepad.tokens import derive_token
 
-from .test_api_events import NIGHT, FirstSeat, no_queens, no_tricks, play_the_example, table
+from .test_api_events import NIGHT, FirstSeat, no_queens, no_tricks, play_the_example, post_round, table
 from .test_tokens_at_rest import every_value
 
 EVENING = datetime(2026, 12, 3, 19, 30, tzinfo=UTC)
@@ -123,13 +123,14 @@ def test_the_stamp_moves_with_every_change_at_any_table_and_nowhere_else(night_a
         stamps.append(stamp)
 
     tbl = table(night, 2, 4)  # the last table of the last session
-    edit = {"Authorization": f"Bearer {tbl['edit_token']}"}
-    assert (
-        client.post(f"/api/v1/games/{tbl['game_id']}/rounds", json=no_tricks([3, 4, 2, 4]), headers=edit).status_code
-        == 201
-    )
+    assert post_round(client, tbl, no_tricks([3, 4, 2, 4])).status_code == 201
     changed()
-    assert client.delete(f"/api/v1/games/{tbl['game_id']}/rounds/1", headers=edit).status_code == 204
+    assert (
+        client.delete(
+            f"/api/v1/games/{tbl['game_id']}/rounds/1", headers={"Authorization": f"Bearer {tbl['edit_token']}"}
+        ).status_code
+        == 204
+    )
     changed()
     adjustment = {"player": 1, "points": 3, "reason": "x"}
     assert (
@@ -248,11 +249,7 @@ def test_a_swap_before_the_session_starts_moves_the_players_and_their_games(nigh
         assert game.players == ["Lena", "Sara", "Anne", "Emma"]
     # Once a table of the session has a round, its seating stays.
     tbl = table(night, 2, 3)
-    edit = {"Authorization": f"Bearer {tbl['edit_token']}"}
-    assert (
-        client.post(f"/api/v1/games/{tbl['game_id']}/rounds", json=no_queens([1, 1, 1, 1]), headers=edit).status_code
-        == 201
-    )
+    assert post_round(client, tbl, no_queens([1, 1, 1, 1])).status_code == 201
     with night_app.app_context():
         stored = held(night_app, night, night["director_token"])[0]
         with pytest.raises(services.Conflict):
@@ -269,11 +266,7 @@ def test_a_swap_before_the_session_starts_moves_the_players_and_their_games(nigh
 
 def test_a_table_with_no_save_for_ten_minutes_stands_out(night_app, client, night):
     tbl = table(night, 1, 3)
-    edit = {"Authorization": f"Bearer {tbl['edit_token']}"}
-    assert (
-        client.post(f"/api/v1/games/{tbl['game_id']}/rounds", json=no_tricks([3, 4, 2, 4]), headers=edit).status_code
-        == 201
-    )
+    assert post_round(client, tbl, no_tricks([3, 4, 2, 4])).status_code == 201
     with night_app.app_context():
         saved_at = db.session.get(StoredGame, tbl["game_id"]).updated_at
     saved_at = saved_at if saved_at.tzinfo else saved_at.replace(tzinfo=UTC)
