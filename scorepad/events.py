@@ -21,7 +21,7 @@ from __future__ import annotations
 import hmac
 import random
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from flask import current_app, url_for
@@ -200,8 +200,9 @@ def create_event(
     return stored
 
 
-def _add_table(stored: StoredEvent, session: int, table: Table, director: str, view: str, day: Any) -> StoredGame:
-    """Add the game of ``table`` in ``session`` to the session (not committed)."""
+def _add_table(stored: StoredEvent, session: int, table: Table, director: str, view: str, day: date) -> StoredGame:
+    """Add the game of ``table`` in ``session`` to the database session (not committed), its
+    edit token derived from the director's and its view token from the night's (:mod:`scorepad.events`)."""
     document: dict[str, Any] = {
         "players": [stored.players[p] for p in table.players],
         "first_declarer": table.first_declarer,
@@ -214,8 +215,10 @@ def _add_table(stored: StoredEvent, session: int, table: Table, director: str, v
         document["timezone"] = stored.timezone
     edit = table_token(director, session, table.number)
     game, _game = services.add_game(document, edit_token=edit)
-    game.view_sealed = services.seal_view_token(edit, table_view_token(view, session, table.number))
-    game.view_digest = token_digest(table_view_token(view, session, table.number))
+    board = table_view_token(view, session, table.number)
+    game.view_sealed = services.seal_view_token(edit, board)
+    game.view_digest = token_digest(board)
+    game.view_token = board
     game.event_id, game.session_number, game.table_number = stored.id, session, table.number
     return game
 
