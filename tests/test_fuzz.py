@@ -58,6 +58,17 @@ def preset(client):
     return body["id"], body["edit_token"]
 
 
+@pytest.fixture
+def night(client):
+    """A club night of 8 players, one session (two tables): (id, director token, view token)."""
+    response = client.post(
+        "/api/v1/events",
+        json={"preset": "tournament", "sessions": 1, "players": ["A", "B", "C", "D", "E", "F", "G", "H"]},
+    )
+    body = response.get_json()
+    return body["id"], body["director_token"], body["view_token"]
+
+
 def test_the_published_description_is_the_one_fuzzed(client):
     assert client.get("/api/v1/openapi.json").get_json() == SCHEMA.raw_schema
     assert set(OPERATIONS) >= {
@@ -72,19 +83,27 @@ def test_the_published_description_is_the_one_fuzzed(client):
         "GET /presets/{preset_id}",
         "PUT /presets/{preset_id}",
         "DELETE /presets/{preset_id}",
+        "POST /events",
+        "GET /events/{event_id}",
+        "POST /events/{event_id}/adjustments",
+        "POST /events/{event_id}/close",
+        "POST /events/{event_id}/reopen",
     }
 
 
 @pytest.mark.parametrize("operation", sorted(OPERATIONS))
-def test_the_api_never_answers_500(app, game, preset, operation):
+def test_the_api_never_answers_500(app, game, preset, night, operation):
     """schemathesis draws requests that fit the description (and Hypothesis bends them);
     whatever comes, the answer is never a server error, and an error has a message."""
     app.config["MAX_GAMES_PER_ADDRESS"] = 10**6  # the fuzzer starts many games from one address
     app.config["MAX_GAMES_PER_ADDRESS_BURST"] = 10**6
     app.config["MAX_PRESETS_PER_ADDRESS"] = 10**6  # and saves many presets
     app.config["MAX_PRESET_SAVES_PER_DEVICE"] = 10**6  # the same one more than 100 times a day, past 100 examples
+    app.config["MAX_EVENTS_PER_ADDRESS"] = 10**6  # and starts many club nights
+    app.config["MAX_EVENTS_PER_ADDRESS_BURST"] = 10**6
     game_id, edit, view = game
     preset_id, preset_token = preset
+    night_id, director, night_view = night
 
     @FUZZ
     @given(case=OPERATIONS[operation].as_strategy(), data=st.data())
@@ -94,11 +113,14 @@ def test_the_api_never_answers_500(app, game, preset, operation):
             case.path_parameters["game_id"] = game_id
         if "preset_id" in (case.path_parameters or {}) and data.draw(st.booleans()):
             case.path_parameters["preset_id"] = data.draw(st.sampled_from([preset_id, preset_id, "tournament"]))
-        tokens = (
-            [preset_token, preset_token, edit, ""]
-            if "preset_id" in (case.path_parameters or {})
-            else [edit, edit, view, "", "x" * 32, edit[:-1]]
-        )
+        if "event_id" in (case.path_parameters or {}) and data.draw(st.booleans()):
+            case.path_parameters["event_id"] = night_id
+        if "preset_id" in (case.path_parameters or {}):
+            tokens = [preset_token, preset_token, edit, ""]
+        elif "event_id" in (case.path_parameters or {}):
+            tokens = [director, director, night_view, edit, "", director[:-1]]
+        else:
+            tokens = [edit, edit, view, "", "x" * 32, edit[:-1]]
         token = data.draw(st.sampled_from(tokens))
         response = case.call(app=app, headers={"Authorization": f"Bearer {token}"})
         assert response.status_code < 500, (case.method, case.formatted_path, case.body, response.text[:500])
