@@ -282,7 +282,9 @@ def test_the_csv_has_one_row_per_player_worked_by_hand(client):
 
 def test_a_name_a_spreadsheet_would_run_is_quoted_in_the_csv(client):
     night = create(client, players=["=SUM(A1)", *NAMES[1:]])
-    rows = list(csv.reader(io.StringIO(client.get(f"/n/{night['view_token']}/results.csv").get_data().decode("utf-8-sig"))))
+    rows = list(
+        csv.reader(io.StringIO(client.get(f"/n/{night['view_token']}/results.csv").get_data().decode("utf-8-sig")))
+    )
     assert ["", "'=SUM(A1)", "0", "0", "0", "0", "", ""] in rows
 
 

@@ -120,7 +120,9 @@ def night_page(state: EventState, layout: str) -> dict[str, Any]:
 
 def table_standings(table: TableState) -> list[Seat]:
     """A table's players by their points there, highest first (ties in seat order)."""
-    seats = [Seat(player, name, final) for player, name, final in zip(table.players, table.names, table.final)]
+    seats = [
+        Seat(player, name, final) for player, name, final in zip(table.players, table.names, table.final, strict=True)
+    ]
     return sorted(seats, key=lambda seat: -seat.final)
 
 
@@ -131,7 +133,7 @@ def nights_of_players(state: EventState) -> dict[int, dict[int, Played]]:
     played: dict[int, dict[int, Played]] = {}
     for session in state.sessions:
         for table in filter(started, session.tables):
-            for player, final in zip(table.players, table.final):
+            for player, final in zip(table.players, table.final, strict=True):
                 played.setdefault(player, {})[session.number] = Played(
                     session.number, table.number, final, table.view_token
                 )

@@ -1,0 +1,165 @@
+"""A club night's public pages in a browser: the event board on a phone (390×844), the TV layout
+at 1920×1080 and 1280×720 with 20 players, never scrolled, the board updating itself after a save
+at a table, and the results printed on one A4 page. Screenshots (tests/screenshots/): night-board-390,
+night-screen-1920, night-screen-1280, night-screen-40-1920, night-results.png (the printed page)."""
+
+import json
+import re
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.test_sheet import pdf_pages, pdf_text, to_png
+
+NAMES = [
+    "Anne",
+    "Beth",
+    "Marie-Christine van den Berg",
+    "Dora",
+    "Élodie",
+    "Fay",
+    "Gina",
+    "Hugo",
+    "Ivan",
+    "Jacqueline Oosterhuis",
+    "Karel",
+    "Lotte",
+    "Marc",
+    "Nina",
+    "Olaf",
+    "Piet",
+    "Quinten",
+    "Rosa",
+    "Sem",
+    "Tess",
+]
+#: Rounds a table may save in this order (any declarer may choose them, round 1 to 3).
+ROUNDS = [
+    {"contract": "no-queens", "doubles": [], "outcome": {"queens": [1, 2, 0, 1]}},
+    {"contract": "no-tricks", "doubles": [], "outcome": {"tricks": [4, 3, 2, 4]}},
+    {"contract": "no-hearts", "doubles": [], "outcome": {"hearts": [3, 5, 4, 1], "ace": 1}},
+]
+WAIT = 8000  # ms: a few polls (every 3 s)
+
+
+def call(base: str, method: str, path: str, token: str | None = None, body=None):
+    """The JSON API as another client calls it: the answer's JSON."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(base + path, data=data, method=method, headers=headers)
+    with urllib.request.urlopen(request) as response:
+        return json.loads(response.read() or b"null")
+
+
+def save(base: str, table: dict, n: int) -> None:
+    call(base, "POST", f"/api/v1/games/{table['game_id']}/rounds", table["edit_token"], ROUNDS[n])
+
+
+def night(base: str, players: list[str], played: dict[int, int]) -> dict:
+    """A two-session night of ``players`` whose session 1 tables saved ``played[table]`` rounds,
+    with an adjustment."""
+    created = call(
+        base,
+        "POST",
+        "/api/v1/events",
+        body={
+            "title": "Thursday club night",
+            "date": "2026-12-03",
+            "preset": "tournament",
+            "sessions": 2,
+            "ranking": "points",
+            "players": players,
+        },
+    )
+    tables = created["sessions"][0]["tables"]
+    for number, rounds in played.items():
+        for n in range(rounds):
+            save(base, tables[number - 1], n)
+    call(
+        base,
+        "POST",
+        f"/api/v1/events/{created['id']}/adjustments",
+        created["director_token"],
+        {"player": 3, "points": -10, "reason": "arrived after the first round"},
+    )
+    return created
+
+
+def no_scroll(page) -> bool:
+    return page.evaluate(
+        "document.scrollingElement.scrollHeight <= innerHeight && document.scrollingElement.scrollWidth <= innerWidth"
+    )
+
+
+def test_the_event_board_on_a_phone_updates_itself(live_server, phone, screenshot_dir):
+    created = night(live_server, NAMES, {1: 3, 2: 1, 3: 2})
+    phone.goto(f"{live_server}/n/{created['view_token']}")
+    expect(phone.locator("h1")).to_have_text("Thursday club night")
+    expect(phone.locator("#night_leaderboard tbody tr")).to_have_count(20)
+    expect(phone.locator(".night-status")).to_contain_text("Session 1 of 2 is on")
+    # The page is no wider than the phone.
+    assert phone.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+    phone.screenshot(path=str(screenshot_dir / "night-board-390.png"), full_page=True)
+    # A save at table 5 shows on the board by itself.
+    table5 = phone.locator("#night_session_1 .night-table").nth(4)
+    expect(table5).to_contain_text("not started")
+    save(live_server, created["sessions"][0]["tables"][4], 0)
+    expect(table5).to_contain_text("1 of 28 rounds", timeout=WAIT)
+
+
+@pytest.mark.parametrize("width, height", [(1920, 1080), (1280, 720)])
+def test_the_screen_fits_a_tv_without_scrolling(live_server, browser, screenshot_dir, width, height):
+    created = night(live_server, NAMES, {1: 3, 2: 1, 3: 2, 4: 1})
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto(f"{live_server}/n/{created['view_token']}/screen")
+    expect(page.locator("#night_leaderboard tbody tr")).to_have_count(20)
+    expect(page.locator("#night_tables .night-table")).to_have_count(5)
+    assert no_scroll(page)
+    # Every line of the leaderboard and every table is inside the window.
+    bottom = page.evaluate(
+        "Math.max(...[...document.querySelectorAll('#night_leaderboard tr, .night-table')]"
+        ".map(e => e.getBoundingClientRect().bottom))"
+    )
+    assert bottom <= height
+    page.screenshot(path=str(screenshot_dir / f"night-screen-{width}.png"))
+    # After a save the new fragment still fits.
+    save(live_server, created["sessions"][0]["tables"][4], 0)
+    expect(page.locator("#night_tables .night-table").nth(4)).to_contain_text("1 of 28 rounds", timeout=WAIT)
+    assert no_scroll(page)
+    context.close()
+
+
+def test_the_screen_with_40_players_uses_three_columns(live_server, browser, screenshot_dir):
+    players = NAMES + [f"{name} II" for name in NAMES]
+    created = night(live_server, players, {1: 2, 4: 1, 7: 3})
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    page.goto(f"{live_server}/n/{created['view_token']}/screen")
+    expect(page.locator("#night_leaderboard table")).to_have_count(3)
+    expect(page.locator("#night_leaderboard tbody tr")).to_have_count(40)
+    assert no_scroll(page)
+    page.screenshot(path=str(screenshot_dir / "night-screen-40-1920.png"))
+    context.close()
+
+
+def test_the_results_print_on_one_a4_page(live_server, page, screenshot_dir):
+    created = night(live_server, NAMES, {1: 3, 2: 1, 3: 2, 4: 1})
+    page.goto(f"{live_server}/n/{created['view_token']}/results")
+    page.screenshot(path=str(screenshot_dir / "night-results-screen.png"), full_page=True)
+    page.emulate_media(media="print")
+    pdf = screenshot_dir / "night-results.pdf"
+    page.pdf(path=str(pdf), format="A4", print_background=True, prefer_css_page_size=True)
+    to_png(pdf, screenshot_dir / "night-results")
+    pages, size = pdf_pages(pdf)
+    assert pages == 1
+    assert size == (595, 842)
+    text = pdf_text(pdf)
+    assert "Thursday club night" in text
+    assert "arrived after the first round" in text
+    assert re.search(r"Session 2", text)
+    for name in ("Anne", "Tess", "Jacqueline Oosterhuis"):
+        assert name in text
