@@ -3,7 +3,7 @@ with the leaderboard in order and shared ranks, 304 while nothing changed at any
 or director token anywhere at the view token's URLs, the results sheet with the adjustments and
 every table's standings, and the CSV.
 
-The night is built through the API as a client would. Nine players, two sessions, a fixed
+The night is built through the services, as the organiser's form and the API do. Nine players, two sessions, a fixed
 seating (indexes: Anne 0, Beth 1, Cath 2, Dora 3, Emma 4, Fay 5, Gina 6, Hugo 7, Ivan 8):
 
 - session 1: table 1 Anne Beth Cath Dora, table 2 Emma Fay Gina Hugo; Ivan sits out;
@@ -33,13 +33,16 @@ rank name games total places   (places worked per game)
 
 import csv
 import io
+import json
 import re
+from dataclasses import dataclass
 
 import pytest
 
+from scorepad import events, services
+from scorepad.extensions import db
 from tests.test_names import without_isolates
 
-API = "/api/v1"
 NAMES = ["Anne", "Beth", "Cath", "Dora", "Emma", "Fay", "Gina", "Hugo", "Ivan"]
 SEATING = [[[0, 1, 2, 3], [4, 5, 6, 7]], [[8, 0, 4, 1], [2, 5, 3, 6]]]
 NIGHT = {
@@ -67,34 +70,55 @@ def auth(token):
     return {"Authorization": f"Bearer {token}"}
 
 
-def create(client, **change):
-    response = client.post(f"{API}/events", json={**NIGHT, **change})
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()
+@dataclass
+class Night:
+    """A night as its creator holds it: ids and tokens, the tables' edit and view tokens by
+    (session, table)."""
+
+    id: int
+    director_token: str
+    view_token: str
+    tables: dict[tuple[int, int], tuple[str, str]]
 
 
-def table(night, session, number):
-    return night["sessions"][session - 1]["tables"][number - 1]
+def create(app, **change) -> Night:
+    """A night stored through the services, as the organiser's form and the API do."""
+    with app.app_context():
+        stored = events.create_event({**NIGHT, **change})
+        tables = {}
+        for session in stored.seating:
+            for t in session["tables"]:
+                edit = events.table_token(stored.director_token, session["number"], t["number"])
+                game, _ = services.find_by_token(edit)
+                tables[session["number"], t["number"]] = edit, game.view_token
+        night = Night(stored.id, stored.director_token, stored.view_token, tables)
+        db.session.remove()
+    return night
 
 
-def save(client, night, session, number, round_doc):
-    t = table(night, session, number)
-    response = client.post(f"{API}/games/{t['game_id']}/rounds", json=round_doc, headers=auth(t["edit_token"]))
-    assert response.status_code == 201, response.get_json()
+def save(app, night, session, number, round_doc):
+    """A round saved at a table, as its scorer's phone does."""
+    with app.app_context():
+        game, _ = services.find_by_token(night.tables[session, number][0])
+        services.record_round(game, round_doc)
+        db.session.remove()
 
 
-def played(client):
+def adjust(app, night, player, points, reason):
+    """The director's adjustment."""
+    with app.app_context():
+        stored, _ = events.find_event(night.director_token)
+        events.add_adjustment(stored, player, points, reason)
+        db.session.remove()
+
+
+def played(app):
     """The night of the module docstring, played and adjusted."""
-    night = create(client)
-    save(client, night, 1, 1, queens(2, 1, 1, 0))
-    save(client, night, 1, 2, queens(0, 0, 1, 3))
-    save(client, night, 2, 1, tricks(5, 3, 3, 2))
-    response = client.post(
-        f"{API}/events/{night['id']}/adjustments",
-        json={"player": 3, "points": -10, "reason": "late"},
-        headers=auth(night["director_token"]),
-    )
-    assert response.status_code == 201, response.get_json()
+    night = create(app)
+    save(app, night, 1, 1, queens(2, 1, 1, 0))
+    save(app, night, 1, 2, queens(0, 0, 1, 3))
+    save(app, night, 2, 1, tricks(5, 3, 3, 2))
+    adjust(app, night, 3, -10, "late")
     return night
 
 
@@ -127,9 +151,9 @@ def leaderboard_rows(html: str) -> list[tuple[str, ...]]:
     return rows
 
 
-def test_the_board_shows_the_leaderboard_in_order_with_shared_ranks(client):
-    night = played(client)
-    response = client.get(f"/n/{night['view_token']}")
+def test_the_board_shows_the_leaderboard_in_order_with_shared_ranks(app, client):
+    night = played(app)
+    response = client.get(f"/n/{night.view_token}")
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert [row[:5] for row in leaderboard_rows(html)] == BOARD
@@ -141,19 +165,19 @@ def test_the_board_shows_the_leaderboard_in_order_with_shared_ranks(client):
     assert "Sitting out: Ivan" in words and "Sitting out: Hugo" in words
 
 
-def test_the_board_shows_every_tables_progress(client):
-    night = played(client)
-    words = text(client.get(f"/n/{night['view_token']}").get_data(as_text=True))
+def test_the_board_shows_every_tables_progress(app, client):
+    night = played(app)
+    words = text(client.get(f"/n/{night.view_token}").get_data(as_text=True))
     assert "Table 1 1 of 28 rounds" in words
     assert "Table 2 not started" in words
     assert "Ivan · Anne · Emma · Beth" in words
     assert "Cath · Fay · Dora · Gina" in words
 
 
-def test_players_with_no_game_yet_come_last_without_a_rank(client):
-    night = create(client)
-    save(client, night, 1, 2, queens(0, 0, 1, 3))
-    rows = leaderboard_rows(client.get(f"/n/{night['view_token']}").get_data(as_text=True))
+def test_players_with_no_game_yet_come_last_without_a_rank(app, client):
+    night = create(app)
+    save(app, night, 1, 2, queens(0, 0, 1, 3))
+    rows = leaderboard_rows(client.get(f"/n/{night.view_token}").get_data(as_text=True))
     # Emma 0, Fay 0 share rank 1 (places 2.5 each); Gina −6; Hugo −18; then the others in the night's order.
     assert [row[:5] for row in rows] == [
         ("1", "Emma", "1", "0", "2.5"),
@@ -162,12 +186,12 @@ def test_players_with_no_game_yet_come_last_without_a_rank(client):
         ("4", "Hugo", "1", "−18", "0"),
         *[("–", name, "0", "0", "0") for name in ("Anne", "Beth", "Cath", "Dora", "Ivan")],
     ]
-    assert "Session 1 of 2 is on" in text(client.get(f"/n/{night['view_token']}").get_data(as_text=True))
+    assert "Session 1 of 2 is on" in text(client.get(f"/n/{night.view_token}").get_data(as_text=True))
 
 
-def test_the_screen_shows_the_leaderboard_the_sessions_tables_and_the_qr_code(client):
-    night = played(client)
-    view = night["view_token"]
+def test_the_screen_shows_the_leaderboard_the_sessions_tables_and_the_qr_code(app, client):
+    night = played(app)
+    view = night.view_token
     html = client.get(f"/n/{view}/screen").get_data(as_text=True)
     assert [row[:5] for row in leaderboard_rows(html)] == BOARD
     assert f"/n/{view}/qr.svg" in html
@@ -177,17 +201,17 @@ def test_the_screen_shows_the_leaderboard_the_sessions_tables_and_the_qr_code(cl
     assert "Session 1: complete" not in words and "Session 1:" in words
 
 
-def test_the_screen_shows_42_lines_in_three_columns_and_counts_the_others(client):
-    night = create(client, players=[f"Player {n}" for n in range(50)], seating=None, sessions=1)
-    html = client.get(f"/n/{night['view_token']}/screen").get_data(as_text=True)
+def test_the_screen_shows_42_lines_in_three_columns_and_counts_the_others(app, client):
+    night = create(app, players=[f"Player {n}" for n in range(50)], seating=None, sessions=1)
+    html = client.get(f"/n/{night.view_token}/screen").get_data(as_text=True)
     assert html.count('<table class="night-leaderboard"') == 3
     assert html.count('<tr class="unranked">') == 42
     assert "8 more players: see the board on your phone" in text(html)
 
 
-def test_the_live_fragment_answers_304_until_a_round_is_saved_at_any_table(client):
-    night = played(client)
-    url = f"/n/{night['view_token']}/live?layout=board&lang=en"
+def test_the_live_fragment_answers_304_until_a_round_is_saved_at_any_table(app, client):
+    night = played(app)
+    url = f"/n/{night.view_token}/live?layout=board&lang=en"
     first = client.get(url)
     assert first.status_code == 200
     etag = first.headers["ETag"]
@@ -198,70 +222,61 @@ def test_the_live_fragment_answers_304_until_a_round_is_saved_at_any_table(clien
     # Another language or layout is another fragment.
     assert client.get(url.replace("lang=en", "lang=de"), headers={"If-None-Match": etag}).status_code == 200
     assert client.get(url.replace("board", "screen"), headers={"If-None-Match": etag}).status_code == 200
-    save(client, night, 2, 2, queens(1, 1, 1, 1))  # the table that had not started
+    save(app, night, 2, 2, queens(1, 1, 1, 1))  # the table that had not started
     changed = client.get(url, headers={"If-None-Match": etag})
     assert changed.status_code == 200
     assert changed.headers["ETag"] != etag
     words = text(changed.get_data(as_text=True))
-    assert "Cath · Fay · Dora · Gina" in words
-    assert words.count("1 of 28 rounds") == 2
+    assert "Table 2 1 of 28 rounds Cath · Fay · Dora · Gina" in words
 
 
-def test_an_adjustment_changes_the_etag(client):
-    night = create(client)
-    url = f"/n/{night['view_token']}/live?layout=board&lang=en"
+def test_an_adjustment_changes_the_etag(app, client):
+    night = create(app)
+    url = f"/n/{night.view_token}/live?layout=board&lang=en"
     etag = client.get(url).headers["ETag"]
-    client.post(
-        f"{API}/events/{night['id']}/adjustments",
-        json={"player": 0, "points": 5, "reason": "bonus"},
-        headers=auth(night["director_token"]),
-    )
+    adjust(app, night, 0, 5, "bonus")
     assert client.get(url, headers={"If-None-Match": etag}).status_code == 200
 
 
 def secrets_of(night) -> list[str]:
-    tokens = [night["director_token"]]
-    for session in night["sessions"]:
-        for t in session["tables"]:
-            tokens += [t["edit_token"], t.get("confirm_token")]
-    return [t for t in tokens if t]
+    return [night.director_token, *(edit for edit, _ in night.tables.values())]
 
 
 @pytest.mark.parametrize("suffix", ["", "/screen", "/live", "/results", "/results.csv", "/night.json"])
-def test_the_view_tokens_pages_hold_no_edit_or_director_token(client, suffix):
-    night = played(client)
-    response = client.get(f"/n/{night['view_token']}{suffix}")
+def test_the_view_tokens_pages_hold_no_edit_or_director_token(app, client, suffix):
+    night = played(app)
+    response = client.get(f"/n/{night.view_token}{suffix}")
     assert response.status_code == 200
     body = response.get_data(as_text=True)
     for secret in secrets_of(night):
         assert secret not in body
 
 
-def test_the_director_token_moves_to_the_view_tokens_board(client):
-    night = create(client)
-    response = client.get(f"/n/{night['director_token']}")
+def test_the_director_token_moves_to_the_view_tokens_board(app, client):
+    night = create(app)
+    response = client.get(f"/n/{night.director_token}")
     assert response.status_code == 303
-    assert response.headers["Location"].endswith(f"/n/{night['view_token']}")
-    response = client.get(f"/n/{night['director_token']}/screen")
-    assert response.headers["Location"].endswith(f"/n/{night['view_token']}/screen")
+    assert response.headers["Location"].endswith(f"/n/{night.view_token}")
+    response = client.get(f"/n/{night.director_token}/screen")
+    assert response.headers["Location"].endswith(f"/n/{night.view_token}/screen")
 
 
 @pytest.mark.parametrize("suffix", ["", "/screen", "/live", "/qr.svg", "/results", "/results.csv", "/night.json"])
-def test_an_unknown_or_table_token_is_404(client, suffix):
-    night = create(client)
-    for token in ("nope", table(night, 1, 1)["edit_token"], table(night, 1, 1)["links"]["board"].rsplit("/", 1)[1]):
+def test_an_unknown_or_table_token_is_404(app, client, suffix):
+    night = create(app)
+    for token in ("nope", *night.tables[1, 1]):
         assert client.get(f"/n/{token}{suffix}").status_code == 404
 
 
-def test_the_director_token_is_404_where_it_would_be_shown(client):
-    night = create(client)
+def test_the_director_token_is_404_where_it_would_be_shown(app, client):
+    night = create(app)
     for suffix in ("/live", "/results", "/results.csv", "/night.json", "/qr.svg"):
-        assert client.get(f"/n/{night['director_token']}{suffix}").status_code == 404
+        assert client.get(f"/n/{night.director_token}{suffix}").status_code == 404
 
 
-def test_the_csv_has_one_row_per_player_worked_by_hand(client):
-    night = played(client)
-    response = client.get(f"/n/{night['view_token']}/results.csv")
+def test_the_csv_has_one_row_per_player_worked_by_hand(app, client):
+    night = played(app)
+    response = client.get(f"/n/{night.view_token}/results.csv")
     assert response.status_code == 200
     assert response.mimetype == "text/csv"
     assert "2026-12-03 Thursday club night.csv" in response.headers["Content-Disposition"]
@@ -280,22 +295,18 @@ def test_the_csv_has_one_row_per_player_worked_by_hand(client):
     ]
 
 
-def test_a_name_a_spreadsheet_would_run_is_quoted_in_the_csv(client):
-    night = create(client, players=["=SUM(A1)", *NAMES[1:]])
+def test_a_name_a_spreadsheet_would_run_is_quoted_in_the_csv(app, client):
+    night = create(app, players=["=SUM(A1)", *NAMES[1:]])
     rows = list(
-        csv.reader(io.StringIO(client.get(f"/n/{night['view_token']}/results.csv").get_data().decode("utf-8-sig")))
+        csv.reader(io.StringIO(client.get(f"/n/{night.view_token}/results.csv").get_data().decode("utf-8-sig")))
     )
     assert ["", "'=SUM(A1)", "0", "0", "0", "0", "", ""] in rows
 
 
-def test_the_results_list_adjustments_with_their_reasons(client):
-    night = played(client)
-    client.post(
-        f"{API}/events/{night['id']}/adjustments",
-        json={"player": 5, "points": 3, "reason": "brought the cards"},
-        headers=auth(night["director_token"]),
-    )
-    response = client.get(f"/n/{night['view_token']}/results")
+def test_the_results_list_adjustments_with_their_reasons(app, client):
+    night = played(app)
+    adjust(app, night, 5, 3, "brought the cards")
+    response = client.get(f"/n/{night.view_token}/results")
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     section = text(html[html.index('id="results_adjustments"') : html.index('id="results_tables"')])
@@ -303,9 +314,9 @@ def test_the_results_list_adjustments_with_their_reasons(client):
     assert "Fay +3 · brought the cards" in section
 
 
-def test_the_results_show_every_tables_standings_and_each_players_games(client):
-    night = played(client)
-    html = client.get(f"/n/{night['view_token']}/results").get_data(as_text=True)
+def test_the_results_show_every_tables_standings_and_each_players_games(app, client):
+    night = played(app)
+    html = client.get(f"/n/{night.view_token}/results").get_data(as_text=True)
     tables = text(html[html.index('id="results_tables"') :])
     assert "Session 1 Table 1 complete" not in tables
     assert "Table 1 1 of 28 rounds Dora 0 Beth −6 Cath −6 Anne −12" in tables
@@ -316,17 +327,17 @@ def test_the_results_show_every_tables_standings_and_each_players_games(client):
     anne = next(row for row in rows if row[1] == "Anne")
     assert anne == ("6", "Anne", "2", "−18", "1.5", "", "T1 −12", "T1 −6")
     line = re.search(r"<tr[^>]*>\s*<td[^>]*>6</td>.*?</tr>", html, re.S).group(0)
-    boards = [table(night, 1, 1)["links"]["board"], table(night, 2, 1)["links"]["board"]]
-    assert re.findall(r'href="([^"]+)"', line) == [re.sub(r"^https?://[^/]+", "", b) for b in boards]
+    assert re.findall(r'href="([^"]+)"', line) == [f"/b/{night.tables[1, 1][1]}", f"/b/{night.tables[2, 1][1]}"]
 
 
-def test_the_json_is_the_events_export_for_the_view_token(client):
-    night = played(client)
-    response = client.get(f"/n/{night['view_token']}/night.json")
+def test_the_json_is_the_events_export_for_the_view_token(app, client):
+    night = played(app)
+    response = client.get(f"/n/{night.view_token}/night.json")
     assert response.status_code == 200
     document = response.get_json(force=True)
-    api = client.get(f"{API}/events/{night['id']}", headers=auth(night["view_token"])).get_json()
-    assert document == api
+    with app.app_context():
+        stored, role = events.find_event(night.view_token)
+        assert document == json.loads(json.dumps(events.event_export(events.event_state(stored, role))))
     assert [(e["name"], e["rank"], e["total"]) for e in document["leaderboard"]][:3] == [
         ("Fay", 1, 0),
         ("Emma", 2, -6),
@@ -334,8 +345,8 @@ def test_the_json_is_the_events_export_for_the_view_token(client):
     ]
 
 
-def test_the_qr_code_is_an_svg_of_the_boards_url(client):
-    night = create(client)
-    response = client.get(f"/n/{night['view_token']}/qr.svg")
+def test_the_qr_code_is_an_svg_of_the_boards_url(app, client):
+    night = create(app)
+    response = client.get(f"/n/{night.view_token}/qr.svg")
     assert response.status_code == 200
     assert response.mimetype == "image/svg+xml"

@@ -58,7 +58,7 @@ def places_text(places: float) -> str:
 def night_date(state: EventState) -> date:
     """The night's calendar date: its document's ``date`` (always set by the services, which
     default it to the day it was created)."""
-    return state.spec.date or state.stored.created_at.date()
+    return state.stored.date
 
 
 def started(table: TableState) -> bool:
