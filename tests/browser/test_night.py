@@ -3,14 +3,13 @@ at 1920×1080 and 1280×720 with 20 players, never scrolled, the board updating 
 at a table, and the results printed on one A4 page. Screenshots (tests/screenshots/): night-board-390,
 night-screen-1920, night-screen-1280, night-screen-40-1920, night-results.png (the printed page)."""
 
-import json
 import re
-import urllib.request
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.test_sheet import pdf_pages, pdf_text, to_png
+from tests.test_night import Night, adjust, create, save
 
 NAMES = [
     "Anne",
@@ -43,48 +42,14 @@ ROUNDS = [
 WAIT = 8000  # ms: a few polls (every 3 s)
 
 
-def call(base: str, method: str, path: str, token: str | None = None, body=None):
-    """The JSON API as another client calls it: the answer's JSON."""
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(base + path, data=data, method=method, headers=headers)
-    with urllib.request.urlopen(request) as response:
-        return json.loads(response.read() or b"null")
-
-
-def save(base: str, table: dict, n: int) -> None:
-    call(base, "POST", f"/api/v1/games/{table['game_id']}/rounds", table["edit_token"], ROUNDS[n])
-
-
-def night(base: str, players: list[str], played: dict[int, int]) -> dict:
-    """A two-session night of ``players`` whose session 1 tables saved ``played[table]`` rounds,
-    with an adjustment."""
-    created = call(
-        base,
-        "POST",
-        "/api/v1/events",
-        body={
-            "title": "Thursday club night",
-            "date": "2026-12-03",
-            "preset": "tournament",
-            "sessions": 2,
-            "ranking": "points",
-            "players": players,
-        },
-    )
-    tables = created["sessions"][0]["tables"]
+def night(app, players: list[str], played: dict[int, int]) -> Night:
+    """A two-session night of ``players`` (seating drawn) whose session 1 tables saved
+    ``played[table]`` rounds, with an adjustment."""
+    created = create(app, players=players, seating=None)
     for number, rounds in played.items():
         for n in range(rounds):
-            save(base, tables[number - 1], n)
-    call(
-        base,
-        "POST",
-        f"/api/v1/events/{created['id']}/adjustments",
-        created["director_token"],
-        {"player": 3, "points": -10, "reason": "arrived after the first round"},
-    )
+            save(app, created, 1, number, ROUNDS[n])
+    adjust(app, created, 3, -10, "arrived after the first round")
     return created
 
 
@@ -94,9 +59,9 @@ def no_scroll(page) -> bool:
     )
 
 
-def test_the_event_board_on_a_phone_updates_itself(live_server, phone, screenshot_dir):
-    created = night(live_server, NAMES, {1: 3, 2: 1, 3: 2})
-    phone.goto(f"{live_server}/n/{created['view_token']}")
+def test_the_event_board_on_a_phone_updates_itself(app, live_server, phone, screenshot_dir):
+    created = night(app, NAMES, {1: 3, 2: 1, 3: 2})
+    phone.goto(f"{live_server}/n/{created.view_token}")
     expect(phone.locator("h1")).to_have_text("Thursday club night")
     expect(phone.locator("#night_leaderboard tbody tr")).to_have_count(20)
     expect(phone.locator(".night-status")).to_contain_text("Session 1 of 2 is on")
@@ -106,16 +71,16 @@ def test_the_event_board_on_a_phone_updates_itself(live_server, phone, screensho
     # A save at table 5 shows on the board by itself.
     table5 = phone.locator("#night_session_1 .night-table").nth(4)
     expect(table5).to_contain_text("not started")
-    save(live_server, created["sessions"][0]["tables"][4], 0)
+    save(app, created, 1, 5, ROUNDS[0])
     expect(table5).to_contain_text("1 of 28 rounds", timeout=WAIT)
 
 
 @pytest.mark.parametrize("width, height", [(1920, 1080), (1280, 720)])
-def test_the_screen_fits_a_tv_without_scrolling(live_server, browser, screenshot_dir, width, height):
-    created = night(live_server, NAMES, {1: 3, 2: 1, 3: 2, 4: 1})
+def test_the_screen_fits_a_tv_without_scrolling(app, live_server, browser, screenshot_dir, width, height):
+    created = night(app, NAMES, {1: 3, 2: 1, 3: 2, 4: 1})
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
-    page.goto(f"{live_server}/n/{created['view_token']}/screen")
+    page.goto(f"{live_server}/n/{created.view_token}/screen")
     expect(page.locator("#night_leaderboard tbody tr")).to_have_count(20)
     expect(page.locator("#night_tables .night-table")).to_have_count(5)
     assert no_scroll(page)
@@ -127,18 +92,18 @@ def test_the_screen_fits_a_tv_without_scrolling(live_server, browser, screenshot
     assert bottom <= height
     page.screenshot(path=str(screenshot_dir / f"night-screen-{width}.png"))
     # After a save the new fragment still fits.
-    save(live_server, created["sessions"][0]["tables"][4], 0)
+    save(app, created, 1, 5, ROUNDS[0])
     expect(page.locator("#night_tables .night-table").nth(4)).to_contain_text("1 of 28 rounds", timeout=WAIT)
     assert no_scroll(page)
     context.close()
 
 
-def test_the_screen_with_40_players_uses_three_columns(live_server, browser, screenshot_dir):
+def test_the_screen_with_40_players_uses_three_columns(app, live_server, browser, screenshot_dir):
     players = NAMES + [f"{name} II" for name in NAMES]
-    created = night(live_server, players, {1: 2, 4: 1, 7: 3})
+    created = night(app, players, {1: 2, 4: 1, 7: 3})
     context = browser.new_context(viewport={"width": 1920, "height": 1080})
     page = context.new_page()
-    page.goto(f"{live_server}/n/{created['view_token']}/screen")
+    page.goto(f"{live_server}/n/{created.view_token}/screen")
     expect(page.locator("#night_leaderboard table")).to_have_count(3)
     expect(page.locator("#night_leaderboard tbody tr")).to_have_count(40)
     assert no_scroll(page)
@@ -146,9 +111,9 @@ def test_the_screen_with_40_players_uses_three_columns(live_server, browser, scr
     context.close()
 
 
-def test_the_results_print_on_one_a4_page(live_server, page, screenshot_dir):
-    created = night(live_server, NAMES, {1: 3, 2: 1, 3: 2, 4: 1})
-    page.goto(f"{live_server}/n/{created['view_token']}/results")
+def test_the_results_print_on_one_a4_page(app, live_server, page, screenshot_dir):
+    created = night(app, NAMES, {1: 3, 2: 1, 3: 2, 4: 1})
+    page.goto(f"{live_server}/n/{created.view_token}/results")
     page.screenshot(path=str(screenshot_dir / "night-results-screen.png"), full_page=True)
     page.emulate_media(media="print")
     pdf = screenshot_dir / "night-results.pdf"
