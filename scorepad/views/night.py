@@ -14,6 +14,7 @@ import json
 
 from flask import Blueprint, Response, abort, make_response, redirect, render_template, url_for
 from flask_babel import force_locale, get_locale
+from flask_babel import gettext as _
 
 from .. import events
 from ..events import EventState
@@ -125,7 +126,7 @@ def results(token: str):
 
 def download_name(state: EventState, suffix: str) -> str:
     """A download's file name: the night's date and title (made safe by send_download)."""
-    return f"{night_date(state).isoformat()} {state.spec.title or 'club night'}.{suffix}"
+    return f"{night_date(state).isoformat()} {state.spec.title or _('Club night')}.{suffix}"
 
 
 @bp.get("/<token>/results.csv")
