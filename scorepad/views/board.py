@@ -189,13 +189,20 @@ def live(token: str):
     An unknown layout or language is 404."""
     layout, language, varies = live_request(LAYOUTS)
     etag = live_etag(token, layout, language)
+    return live_answer(etag, varies, language, lambda: live_fragment(token, layout, etag or ""))
+
+
+def live_answer(etag: str | None, varies: bool, language: str, render: Callable[[], str]) -> Response:
+    """The answer to a live poll whose fragment has the ETag ``etag`` (None: an unknown token,
+    404): 304 when the client has it (:func:`revalidate`), else ``render()`` in ``language``
+    (the fragment's HTML, usually from :func:`cached_fragment`) with the ETag's headers."""
     if etag is None:
         abort(404)
     headers, not_modified = revalidate(etag, varies)
     if not_modified is not None:
         return not_modified
     with force_locale(language):
-        html = live_fragment(token, layout, etag)
+        html = render()
     return Response(html, headers=headers, mimetype="text/html")
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, Response, abort, make_response, redirect, render_template, url_for
-from flask_babel import force_locale, get_locale
+from flask import Blueprint, abort, make_response, redirect, render_template, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from .. import events
@@ -21,7 +21,7 @@ from ..events import EventState
 from ..pages.night import night_date, night_page, results_csv, results_page
 from ..tokens import derive_token
 from ..web.downloads import send_download
-from .board import POLL_SECONDS, cached_fragment, live_request, no_cache, qr_svg, revalidate, stamp_etag
+from .board import POLL_SECONDS, cached_fragment, live_answer, live_request, no_cache, qr_svg, stamp_etag
 
 bp = Blueprint("night", __name__, url_prefix="/n")
 
@@ -91,19 +91,12 @@ def live(token: str):
     (as :func:`scorepad.views.board.live`)."""
     layout, language, varies = live_request(LAYOUTS)
     etag = night_etag(token, layout, language)
-    if etag is None:
-        abort(404)
-    headers, not_modified = revalidate(etag, varies)
-    if not_modified is not None:
-        return not_modified
 
     def render() -> str:
         state = night_to_view(token)
         return render_template("night/_live.html", **night_context(state, token, layout, etag))
 
-    with force_locale(language):
-        html = cached_fragment(etag, render)
-    return Response(html, headers=headers, mimetype="text/html")
+    return live_answer(etag, varies, language, lambda: cached_fragment(etag or "", render))
 
 
 @bp.get("/<token>/qr.svg")
