@@ -348,3 +348,15 @@ def test_the_qr_code_is_an_svg_of_the_boards_url(app, client):
     response = client.get(f"/n/{night.view_token}/qr.svg")
     assert response.status_code == 200
     assert response.mimetype == "image/svg+xml"
+
+
+def test_a_closed_night_says_so_on_the_board_and_the_results(app, client):
+    night = played(app)
+    with app.app_context():
+        stored, _ = events.find_event(night.director_token)
+        events.close_event(stored)
+        db.session.remove()
+    assert "The night is closed: final results" in text(client.get(f"/n/{night.view_token}").get_data(as_text=True))
+    words = text(client.get(f"/n/{night.view_token}/results").get_data(as_text=True))
+    assert "Results · final" in words
+    assert "provisional" not in words
