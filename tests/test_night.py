@@ -37,6 +37,7 @@ import re
 from dataclasses import dataclass
 
 import pytest
+import sqlalchemy
 
 from scorepad import events, services
 from scorepad.extensions import db
@@ -360,3 +361,25 @@ def test_a_closed_night_says_so_on_the_board_and_the_results(app, client):
     words = text(client.get(f"/n/{night.view_token}/results").get_data(as_text=True))
     assert "Results · final" in words
     assert "provisional" not in words
+
+
+def test_a_304_costs_one_stamp_lookup_and_loads_no_night(app, client, monkeypatch):
+    night = played(app)
+    url = f"/n/{night.view_token}/live?layout=screen&lang=en"
+    etag = client.get(url).headers["ETag"]
+    lookups = []
+    real_stamp = events.event_stamp
+    monkeypatch.setattr(events, "event_stamp", lambda token: lookups.append(token) or real_stamp(token))
+    monkeypatch.setattr(events, "event_state", lambda *args: pytest.fail("the night was loaded on a 304"))
+    statements = []  # what went through SQLAlchemy (the ORM session or Core), not the one driver-level lookup
+    with app.app_context():
+        engine = db.engine
+    listener = lambda *args: statements.append(args[2])  # noqa: E731 (conn, cursor, statement, ...)
+    sqlalchemy.event.listen(engine, "before_cursor_execute", listener)
+    try:
+        response = client.get(url, headers={"If-None-Match": etag})
+    finally:
+        sqlalchemy.event.remove(engine, "before_cursor_execute", listener)
+    assert response.status_code == 304
+    assert lookups == [night.view_token]
+    assert [s for s in statements if "games" in s or "rounds" in s or "events" in s] == []
