@@ -17,9 +17,8 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from .. import events
-from ..events import EventState
+from ..events import EventState, StoredEvent  # the stored night's type only
 from ..pages.night import night_date, night_page, results_csv, results_page
-from ..tokens import derive_token
 from ..web.downloads import send_download
 from .board import POLL_SECONDS, cached_fragment, live_answer, live_request, no_cache, qr_svg, stamp_etag
 
@@ -30,13 +29,19 @@ FRAGMENT_VERSION = "night-1"
 LAYOUTS = ("board", "screen")
 
 
-def night_to_view(token: str) -> EventState:
-    """The state of the night whose view token is ``token``, as its view role sees it (no edit
-    or director token in it); 404, revealing nothing, for any other token."""
+def night_of_view_token(token: str) -> StoredEvent:
+    """The night whose view token is ``token``; 404, revealing nothing, for any other token
+    (the director's too: these URLs end up on screens and in QR codes)."""
     found = events.find_event(token)
     if found is None or found[1] != events.EventRole.VIEW:
         abort(404)
-    return events.event_state(found[0], events.EventRole.VIEW)
+    return found[0]
+
+
+def night_to_view(token: str) -> EventState:
+    """The state of the night whose view token is ``token``, as its view role sees it (no edit
+    or director token in it); 404 as :func:`night_of_view_token`."""
+    return events.event_state(night_of_view_token(token), events.EventRole.VIEW)
 
 
 def night_etag(token: str, layout: str, language: str) -> str | None:
@@ -67,7 +72,7 @@ def _page(token: str, layout: str):
         # The director's token works too, but the board's address is shown on a TV and in a QR
         # code: move to the view token, which the director's token derives.
         endpoint = "night.screen" if layout == "screen" else "night.board"
-        return redirect(url_for(endpoint, token=derive_token(token, "view")), 303)
+        return redirect(url_for(endpoint, token=found[0].view_token), 303)
     state = night_to_view(token)
     context = night_context(state, token, layout, night_etag(token, layout, str(get_locale())))
     return no_cache(make_response(render_template("night/page.html", **context)))
@@ -102,7 +107,7 @@ def live(token: str):
 @bp.get("/<token>/qr.svg")
 def qr(token: str):
     """An SVG QR code of the event board's absolute URL (view token only)."""
-    night_to_view(token)
+    night_of_view_token(token)
     response = make_response(qr_svg(url_for("night.board", token=token, _external=True)))
     response.mimetype = "image/svg+xml"
     response.headers["Cache-Control"] = "private, max-age=86400"
