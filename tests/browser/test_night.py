@@ -61,6 +61,8 @@ def no_scroll(page) -> bool:
 
 def test_the_event_board_on_a_phone_updates_itself(app, live_server, phone, screenshot_dir):
     created = night(app, NAMES, {1: 3, 2: 1, 3: 2})
+    errors: list[str] = []
+    phone.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     phone.goto(f"{live_server}/n/{created.view_token}")
     expect(phone.locator("h1")).to_have_text("Thursday club night")
     expect(phone.locator("#night_leaderboard tbody tr")).to_have_count(20)
@@ -73,6 +75,7 @@ def test_the_event_board_on_a_phone_updates_itself(app, live_server, phone, scre
     expect(table5).to_contain_text("not started")
     save(app, created, 1, 5, ROUNDS[0])
     expect(table5).to_contain_text("1 of 28 rounds", timeout=WAIT)
+    assert errors == []  # no script error, nothing the CSP refused (an inline style, a script)
 
 
 @pytest.mark.parametrize("width, height", [(1920, 1080), (1280, 720)])
