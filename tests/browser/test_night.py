@@ -1,7 +1,7 @@
 """A club night's public pages in a browser: the event board on a phone (390×844), the TV layout
 at 1920×1080 and 1280×720 with 20 players, never scrolled, the board updating itself after a save
 at a table, and the results printed on one A4 page. Screenshots (tests/screenshots/): night-board-390,
-night-screen-1920, night-screen-1280, night-screen-40-1920, night-results.png (the printed page)."""
+night-screen-1920 and -1280 (light, dark), night-screen-40-1920 and -60-1920, night-results.png (the printed page)."""
 
 import re
 
@@ -94,6 +94,8 @@ def test_the_screen_fits_a_tv_without_scrolling(app, live_server, browser, scree
     )
     assert bottom <= height
     page.screenshot(path=str(screenshot_dir / f"night-screen-{width}.png"))
+    page.emulate_media(color_scheme="dark")
+    page.screenshot(path=str(screenshot_dir / f"night-screen-{width}-dark.png"))
     # After a save the new fragment still fits.
     save(app, created, 1, 5, ROUNDS[0])
     expect(page.locator("#night_tables .night-table").nth(4)).to_contain_text("1 of 28 rounds", timeout=WAIT)
@@ -101,16 +103,27 @@ def test_the_screen_fits_a_tv_without_scrolling(app, live_server, browser, scree
     context.close()
 
 
-def test_the_screen_with_40_players_uses_three_columns(app, live_server, browser, screenshot_dir):
-    players = NAMES + [f"{name} II" for name in NAMES]
+@pytest.mark.parametrize("count, lines, tables", [(40, 40, 10), (60, 42, 15)])
+def test_the_screen_with_many_players_uses_three_columns(
+    app, live_server, browser, screenshot_dir, count, lines, tables
+):
+    players = [f"{NAMES[n % 20]}{' II' if n >= 20 else ''}{' III' if n >= 40 else ''}" for n in range(count)]
     created = night(app, players, {1: 2, 4: 1, 7: 3})
     context = browser.new_context(viewport={"width": 1920, "height": 1080})
     page = context.new_page()
     page.goto(f"{live_server}/n/{created.view_token}/screen")
     expect(page.locator("#night_leaderboard table")).to_have_count(3)
-    expect(page.locator("#night_leaderboard tbody tr")).to_have_count(40)
+    expect(page.locator("#night_leaderboard tbody tr")).to_have_count(lines)
+    expect(page.locator("#night_tables .night-table")).to_have_count(tables)
+    if count > lines:
+        expect(page.locator(".night-more")).to_have_text(f"{count - lines} more players: see the board on your phone")
     assert no_scroll(page)
-    page.screenshot(path=str(screenshot_dir / "night-screen-40-1920.png"))
+    bottom = page.evaluate(
+        "Math.max(...[...document.querySelectorAll('#night_leaderboard tr, .night-more, .night-table')]"
+        ".map(e => e.getBoundingClientRect().bottom))"
+    )
+    assert bottom <= 1080
+    page.screenshot(path=str(screenshot_dir / f"night-screen-{count}-1920.png"))
     context.close()
 
 
