@@ -137,7 +137,9 @@ BOARD = [
 
 
 def text(html: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", without_isolates(html))).strip()
+    """The words a sighted reader sees (tags, isolates and visually hidden labels left out)."""
+    shown = re.sub(r'<span class="visually-hidden">[^<]*</span>', "", without_isolates(html))
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", shown)).strip()
 
 
 def leaderboard_rows(html: str) -> list[tuple[str, ...]]:
