@@ -131,6 +131,11 @@ def test_the_results_print_on_one_a4_page(app, live_server, page, screenshot_dir
     created = night(app, NAMES, {1: 3, 2: 1, 3: 2, 4: 1})
     page.goto(f"{live_server}/n/{created.view_token}/results")
     page.screenshot(path=str(screenshot_dir / "night-results-screen.png"), full_page=True)
+    # On a phone the page is no wider than the screen (the leaderboard scrolls sideways in its box).
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+    page.screenshot(path=str(screenshot_dir / "night-results-390.png"), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 720})
     page.emulate_media(media="print")
     pdf = screenshot_dir / "night-results.pdf"
     page.pdf(path=str(pdf), format="A4", print_background=True, prefer_css_page_size=True)
