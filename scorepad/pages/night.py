@@ -79,13 +79,12 @@ def screen_columns(entries: tuple[Entry, ...]) -> tuple[list[list[Entry]], int]:
 
 
 def session_line(session: SessionState) -> dict[str, Any]:
-    """A session's progress in one line: ``number``, ``tables`` (count), ``started`` and
-    ``complete`` (counts of its tables) and the session's ``complete`` flag."""
+    """A session's progress in one line (the TV's other sessions): ``number``, ``tables`` (how
+    many), ``started`` (how many of them saved a round) and ``complete`` (all of them are)."""
     return {
         "number": session.number,
         "tables": len(session.tables),
         "started": sum(1 for table in session.tables if started(table)),
-        "finished": sum(1 for table in session.tables if table.complete),
         "complete": session.complete,
     }
 
