@@ -41,21 +41,13 @@ import sqlalchemy
 
 from scorepad import events, services
 from scorepad.extensions import db
+from tests.test_api_events import NIGHT as API_NIGHT
 from tests.test_names import without_isolates
 
 NAMES = ["Anne", "Beth", "Cath", "Dora", "Emma", "Fay", "Gina", "Hugo", "Ivan"]
 SEATING = [[[0, 1, 2, 3], [4, 5, 6, 7]], [[8, 0, 4, 1], [2, 5, 3, 6]]]
-NIGHT = {
-    "format": "barbu-scorepad/event@1",
-    "title": "Thursday club night",
-    "date": "2026-12-03",
-    "timezone": "Europe/Amsterdam",
-    "preset": "tournament",
-    "sessions": 2,
-    "ranking": "points",
-    "players": NAMES,
-    "seating": SEATING,
-}
+#: The API tests' night (title "Thursday club night", 2026-12-03, tournament, 2 sessions, by points) with these players.
+NIGHT = {**API_NIGHT, "players": NAMES, "seating": SEATING}
 
 
 def queens(*counts):
@@ -159,6 +151,7 @@ def test_the_board_shows_the_leaderboard_in_order_with_shared_ranks(app, client)
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert [row[:5] for row in leaderboard_rows(html)] == BOARD
+    assert f'href="/n/{night.view_token}/screen"' in html and f'href="/n/{night.view_token}/results"' in html
     words = text(html)
     assert "Thursday club night" in words
     assert "Thursday, December 3, 2026" in words
@@ -197,6 +190,7 @@ def test_the_screen_shows_the_leaderboard_the_sessions_tables_and_the_qr_code(ap
     html = client.get(f"/n/{view}/screen").get_data(as_text=True)
     assert [row[:5] for row in leaderboard_rows(html)] == BOARD
     assert f"/n/{view}/qr.svg" in html
+    assert f'href="/n/{view}">Phone layout' in html
     assert f'hx-get="/n/{view}/live?layout=screen&amp;lang=en"' in html
     words = text(html)
     assert "Session 2 Table 1 1 of 28 rounds" in words
