@@ -15,7 +15,9 @@ from __future__ import annotations
 from flask import Flask, Response, request
 
 #: Endpoints whose answers a shared cache may keep: they hold no token and no device's data.
-SHARED = frozenset({"board.live", "static", "pwa.service_worker", "pwa.manifest", "pwa.favicon", "pwa.offline"})
+SHARED = frozenset(
+    {"board.live", "night.live", "static", "pwa.service_worker", "pwa.manifest", "pwa.favicon", "pwa.offline"}
+)
 #: What every other answer without a ``Cache-Control`` of its own gets.
 PRIVATE = "private, no-store"
 
