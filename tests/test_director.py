@@ -50,9 +50,7 @@ def table_game(app, director: str, session: int, table: int) -> tuple[int, str]:
 
 def save_round(client, app, director: str, session: int = 1, table: int = 1):
     game_id, token = table_game(app, director, session, table)
-    return client.post(
-        f"/api/v1/games/{game_id}/rounds", json=NO_QUEENS, headers={"Authorization": f"Bearer {token}"}
-    )
+    return client.post(f"/api/v1/games/{game_id}/rounds", json=NO_QUEENS, headers={"Authorization": f"Bearer {token}"})
 
 
 def table_row(html: str, session: int, table: int) -> str:
@@ -258,7 +256,10 @@ def seated_names(html: str, session: int) -> list[list[str]]:
     """The seating plan's tables of a session, names in seat order."""
     part = html[html.index(f'id="session-{session}"') :]
     part = part[: part.index("</section>")]
-    return [re.findall(r"<bdi>([^<]*)</bdi>", table) for table in re.findall(r'<ol class="seat-list">(.*?)</ol>', part, re.S)]
+    return [
+        re.findall(r"<bdi>([^<]*)</bdi>", table)
+        for table in re.findall(r'<ol class="seat-list">(.*?)</ol>', part, re.S)
+    ]
 
 
 def test_two_players_trade_places_before_their_session_starts(app, client):
