@@ -164,10 +164,12 @@ def test_a_table_without_a_save_for_ten_minutes_stands_out(app, client):
 
 
 def test_the_console_refreshes_its_live_part_alone(app, client):
-    director = create_night(client)
+    director = create_night(client, players="\n".join([*NAMES, "Mona", "Nina"]))
     response = client.get(f"/d/{director}", headers={"HX-Request": "true"})
     assert response.status_code == 200
     assert response.text.lstrip().startswith('<div id="console_live"')
+    # 14 players: 3 tables of 4, two sitting out each session.
+    assert response.text.count("Sitting out:") == 2
     assert "Adjustments" not in response.text
     assert "HX-Request" in response.headers["Vary"]
     page = client.get(f"/d/{director}").text
@@ -304,4 +306,4 @@ def test_a_tables_scorer_page_says_which_table_and_session(app, client):
     director = create_night(client)
     _game_id, token = table_game(app, director, 2, 3)
     html = client.get(f"/g/{token}").text
-    assert "Table 3 · session 2" in html
+    assert "Table 3 · session 2 — <bdi>Thursday club night</bdi>" in html

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, url_for
 from flask_babel import gettext as _
 
 from .. import events, services
@@ -112,7 +112,8 @@ def page(token: str):
 
 def refused(stored: StoredEvent, token: str, status: int, **forms: Any):
     """The console with ``status`` and the refusal (a form with errors, or a ``message``)."""
-    return htmx.page_or_blocks("events/console.html", [], status=status, **console_context(stored, token, **forms))
+    body = render_template("events/console.html", **console_context(stored, token, **forms))
+    return htmx.vary(make_response(body, status))
 
 
 @bp.post("/d/<token>/adjustments")
