@@ -23,8 +23,7 @@ from ..pages.event import event_page, inline_qr
 from ..scoring import ScoringError
 from ..web import htmx
 from ..web.device import creator, device_id
-from ..web.limits import GAME_STARTS as EVENT_STARTS  # until i14-api adds EVENT_STARTS
-from ..web.limits import limit
+from ..web.limits import EVENT_STARTS, limit
 
 # No url_prefix: the new-night form lives at /events/new, the director's pages under /d/.
 bp = Blueprint("director", __name__)
