@@ -129,6 +129,18 @@ def test_a_bad_night_is_refused_naming_the_field_and_nothing_is_stored(app, clie
         assert services.db.session.query(StoredEvent).count() == 0
 
 
+def test_a_night_beyond_the_limit_is_refused_keeping_what_was_typed(app, client):
+    app.config["MAX_EVENTS_PER_DEVICE_BURST"] = 1
+    create_night(client)
+    response = client.post("/events/new", data=night_form(title="Second room"))
+    assert response.status_code == 429
+    assert "Retry-After" in response.headers
+    assert "1 club night" in response.text
+    assert 'value="Second room"' in response.text and "Lena" in response.text
+    # A form with errors is answered as such (422), not counted.
+    assert client.post("/events/new", data=night_form(players="Anne")).status_code == 422
+
+
 def test_a_duplicate_name_is_shown_with_its_line(client):
     response = client.post("/events/new", data=night_form(players="Anne\nBeth\nCath\nanne\nEmma"))
     assert response.status_code == 422

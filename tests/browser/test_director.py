@@ -7,11 +7,17 @@ import re
 
 from playwright.sync_api import expect
 
+from scorepad import events, services
+
 NAMES = ["Anne", "Beth", "Cath", "Diana", "Emma", "Fay", "Gwen", "Hope", "Iris", "June", "Kate", "Lena"]
+NO_QUEENS = {"contract": "no-queens", "doubles": [], "outcome": {"queens": [1, 0, 1, 2]}}
 
 
-def test_an_organiser_runs_a_twelve_player_night_from_a_phone(live_server, phone, screenshot_dir):
+def test_an_organiser_runs_a_twelve_player_night_from_a_phone(app, live_server, phone, screenshot_dir):
     page = phone
+    problems: list[str] = []
+    page.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: problems.append(str(exc)))
     page.goto(live_server + "/")
     page.get_by_role("link", name="New club night").tap()
     expect(page.get_by_role("heading", name="New club night")).to_be_visible()
@@ -27,7 +33,21 @@ def test_an_organiser_runs_a_twelve_player_night_from_a_phone(live_server, phone
     director = page.url
     expect(page.locator(".table-row")).to_have_count(6)
     expect(page.locator("#leaderboard tbody tr")).to_have_count(12)
+    # Table 1 of session 1 saves a round: its line and the leaderboard follow.
+    token = events.table_token(director.rsplit("/", 1)[1], 1, 1)
+    with app.app_context():
+        game_id = services.find_by_token(token)[0].id
+    saved = page.request.post(
+        f"{live_server}/api/v1/games/{game_id}/rounds", data=NO_QUEENS, headers={"Authorization": f"Bearer {token}"}
+    )
+    assert saved.status == 201
+    page.reload()
+    expect(page.locator('[data-table="1-1"]')).to_contain_text("1 of 28 rounds played")
+    expect(page.locator('[data-table="1-1"]')).to_contain_text("saved just now")
     page.screenshot(path=str(screenshot_dir / "director-console.png"), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.screenshot(path=str(screenshot_dir / "director-console-laptop.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
 
     page.get_by_role("link", name="Seating plan").first.tap()
     expect(page.locator(".plan-table")).to_have_count(6)
@@ -56,3 +76,4 @@ def test_an_organiser_runs_a_twelve_player_night_from_a_phone(live_server, phone
     expect(page.locator(".night-closed")).to_contain_text("Closed")
     expect(page.get_by_role("button", name="Reopen the night")).to_be_visible()
     page.screenshot(path=str(screenshot_dir / "director-closed.png"), full_page=True)
+    assert problems == []
