@@ -112,6 +112,8 @@ def test_a_pasted_list_with_bullets_and_blank_lines_gives_its_names(client):
     [
         ({"players": "Anne\nBeth\nCath"}, "players"),  # fewer than 4 players
         ({"players": "Anne\nBeth\nCath\nanne\nEmma"}, "players"),  # duplicate after case-folding
+        ({"players": "\n".join(f"Player {n}" for n in range(201))}, "players"),  # more than 200
+        ({"title": "x" * 81}, "title"),
         ({"sessions": "7"}, "sessions"),
         ({"sessions": "two"}, "sessions"),
         ({"ranking": "luck"}, "ranking"),
@@ -319,3 +321,30 @@ def test_a_tables_scorer_page_says_which_table_and_session(app, client):
     _game_id, token = table_game(app, director, 2, 3)
     html = client.get(f"/g/{token}").text
     assert "Table 3 · session 2 — <bdi>Thursday club night</bdi>" in html
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"session": "1", "first": "3", "second": "3"},  # the same player
+        {"session": "9", "first": "0", "second": "1"},  # no such session
+        {"session": "1", "first": "0", "second": "99"},  # no such player
+        {"session": "²", "first": "0", "second": "1"},  # not a number
+        {"session": "1", "first": "-1", "second": "1"},
+    ],
+)
+def test_a_swap_that_makes_no_sense_is_refused_with_a_message(client, data):
+    director = create_night(client)
+    before = client.get(f"/d/{director}/seating").text
+    response = client.post(f"/d/{director}/seating", data=data)
+    assert response.status_code == 422
+    assert '<ul class="field-error" role="alert">' in response.text
+    assert seated_names(response.text, 1) == seated_names(before, 1)
+
+
+@pytest.mark.parametrize("points", ["99999999999", "1e3", "", "²"])
+def test_hostile_adjustment_points_are_refused_naming_the_field(client, points):
+    director = create_night(client)
+    response = client.post(f"/d/{director}/adjustments", data={"player": "0", "points": points, "reason": "x"})
+    assert response.status_code == 422
+    assert 'id="points-error"' in response.text
