@@ -23,6 +23,7 @@ from scorepad.scoring import (
     sit_out_counts,
     swap_players,
 )
+from scorepad.scoring.seating import least_repeats
 
 SEEDS = range(8)
 
@@ -82,6 +83,19 @@ def test_twelve_players_two_sessions_repeat_three_times(seed):
     seating = draw_seating(12, 2, random.Random(seed))
     check_valid(seating, 12, 2)
     assert repeats(seating) == 3
+
+
+@pytest.mark.parametrize(("players", "sessions", "least"), [(8, 2, 4), (8, 3, 8), (12, 3, 6), (16, 6, 24)])
+def test_small_nights_reach_the_least_repeats_possible(players, sessions, least):
+    # Everyone plays every session. 8 players (2 tables): each later table holds 2 + 2 or 3 + 1
+    # of a first-session table, so at least 2 pairs again: 4 a session after the first; with 3
+    # sessions the 28 pairs hold 3 × 2 × 6 = 36 seats of pairs, 8 again (also the count by
+    # pairs). 12 players (3 tables): at least 1 pair a table again, 3 a session after the first:
+    # 6 over 3 sessions. 16 × 6: see below.
+    assert least_repeats(players, sessions) == least
+    for seed in range(3):
+        seating = draw_seating(players, sessions, random.Random(seed))
+        assert repeats(seating) == least
 
 
 def test_sixteen_players_sixth_session_repeats_only_there():

@@ -184,9 +184,12 @@ def draw_seating(players: int, sessions: int, rng: random.Random) -> Seating:
     The search: sit-outs first (whoever has sat out least, ties drawn); then each session
     greedily (each player, in a drawn order, at the open table where they add the least
     cost), improved by swapping two players of different tables while that lowers the cost,
-    restarted a few times when a repeat remains; finally the same swaps over the whole
-    night. The cost is the repeat count, then Σ over pairs of C(meetings, 2): among
-    seatings with as many repeats, the one where the same pair meets least often."""
+    restarted a few times when a repeat remains; then the same swaps over the whole
+    night; finally, for a night of at most :data:`ANNEAL_PLAYERS` with more repeats than
+    :func:`least_repeats`, simulated annealing over the whole night, which may also trade
+    a seated player for one sitting out when that keeps the sit-out counts. The cost is the repeat
+    count, then Σ over pairs of C(meetings, 2): among seatings with as many repeats, the
+    one where the same pair meets least often."""
     if players < TABLE_SIZE or sessions < 1:
         raise ValueError("a night needs at least 4 players and 1 session")
     sit_outs = _draw_sit_outs(players, sessions, rng)
@@ -203,12 +206,25 @@ def draw_seating(players: int, sessions: int, rng: random.Random) -> Seating:
         nights.append(tables)
     if len(fixed) < sessions:
         search.polish(nights)
-        if players <= ANNEAL_PLAYERS and search.repeats() > 0:
-            nights = search.anneal(nights, ANNEAL_STEPS * sessions)
+        if players <= ANNEAL_PLAYERS and search.repeats() > least_repeats(players, sessions):
+            nights, sit_outs = search.anneal(nights, sit_outs, ANNEAL_STEPS * sessions)
     return tuple(
         Session(s + 1, tuple(_seat(i + 1, table, rng) for i, table in enumerate(tables)), tuple(sit_outs[s]))
         for s, tables in enumerate(nights)
     )
+
+
+def least_repeats(players: int, sessions: int) -> int:
+    """A floor under a night's repeats (:func:`repeat_count`), the larger of two counts.
+    The pairs: the tables hold 6 pairs each, and beyond the C(players, 2) pairs there are,
+    every pair seated again is a repeat (16 players × 6 sessions: 4 × 6 × 6 − 120 = 24). The
+    first session: when everyone plays every session at T < 4 tables, each table of a later
+    session draws its 4 players from the first session's T tables, so at least 6, 2 or 1
+    of its pairs (T = 1, 2, 3) sat together then (12 × 2: 3 tables × 1 = 3)."""
+    tables = players // TABLE_SIZE
+    by_pairs = 6 * tables * sessions - players * (players - 1) // 2
+    again = {1: 6, 2: 2, 3: 1}.get(tables, 0) if players % TABLE_SIZE == 0 else 0
+    return max(0, by_pairs, (sessions - 1) * tables * again)
 
 
 def _seat(number: int, table: list[int], rng: random.Random) -> Table:
@@ -375,39 +391,54 @@ class _Search:
         """The repeat count (:func:`repeat_count`) of the tables counted in."""
         return sum(max(0, met - 1) for row in self.meet for met in row) // 2
 
-    def anneal(self, nights: list[list[list[int]]], steps: int) -> list[list[list[int]]]:
-        """Simulated annealing over the whole night (counted in): up to ``steps`` random
-        swaps of two players of different tables of a session, each kept when it lowers the
-        cost, or raises it by ``d`` with probability exp(−d / T) as T cools from 0.7 to 0.03
-        repeats; it stops early at the least repeat count possible by counting (every
-        pair meeting at most once but for the pairs the tables hold beyond all pairs).
-        Returns the cheapest night seen (``meet`` then counts it)."""
+    def anneal(
+        self, nights: list[list[list[int]]], sit_outs: list[list[int]], steps: int
+    ) -> tuple[list[list[list[int]]], list[list[int]]]:
+        """Simulated annealing over the whole night (counted in; ``sit_outs`` per session):
+        up to ``steps`` random moves, each kept when it lowers the cost, or raises it by
+        ``d`` with probability exp(−d / T) as T cools from 0.7 to 0.03 repeats; it stops
+        early at :func:`least_repeats`. A move swaps two players of different tables of a
+        session or, one time in four when some sit out, a seated player with one sitting
+        out who has sat out once more (so the sit-out counts stay as they are). Returns the
+        cheapest night seen and its sit-outs (``meet`` then counts it)."""
         rng, meet, inc = self.rng, self.meet, self.inc
         sessions, count = len(nights), len(nights[0])
-        if count < 2:
-            return nights
-        players = len(meet)
-        floor = max(0, 6 * count * sessions - players * (players - 1) // 2)
-        best, cost, best_cost = [[list(t) for t in tables] for tables in nights], 0, 0
-        repeats = self.repeats()
+        if count < 2 and not any(sit_outs):
+            return nights, sit_outs  # one table, everyone seated: nothing to move
+        sat_out = [0] * len(meet)
+        for out in sit_outs:
+            for p in out:
+                sat_out[p] += 1
+        floor = least_repeats(len(meet), sessions)
+        best = ([[list(t) for t in tables] for tables in nights], [list(out) for out in sit_outs])
+        cost, best_cost, repeats = 0, 0, self.repeats()
         hot, cold = 0.7 * REPEAT_COST, 0.03 * REPEAT_COST
         temperature = hot
         for step in range(steps):
             if step % 64 == 0:
                 temperature = hot * (cold / hot) ** (step / steps)
-            tables = nights[rng.randrange(sessions)]
+            s = rng.randrange(sessions)
+            tables, out = nights[s], sit_outs[s]
             t = rng.randrange(count)
-            u = rng.randrange(count - 1)
-            u += u >= t
-            i, j = rng.randrange(TABLE_SIZE), rng.randrange(TABLE_SIZE)
-            here, there = tables[t], tables[u]
-            a, b = here[i], there[j]
+            here = tables[t]
+            i = rng.randrange(TABLE_SIZE)
+            a = here[i]
+            if out and (count < 2 or rng.random() < 0.25):
+                k = rng.randrange(len(out))
+                b, there, j = out[k], None, k
+                if sat_out[b] != sat_out[a] + 1:
+                    continue
+            else:
+                u = rng.randrange(count - 1)
+                there = tables[u + (u >= t)]
+                j = rng.randrange(TABLE_SIZE)
+                b = there[j]
             row_a, row_b = meet[a], meet[b]
             delta = 0  # self.swap_delta(here, there, a, b), inlined: this loop is the hot one
             for x in here:
                 if x != a:
                     delta += inc[row_b[x]] - inc[row_a[x] - 1]
-            for y in there:
+            for y in there or ():
                 if y != b:
                     delta += inc[row_a[y]] - inc[row_b[y] - 1]
             if delta > 0 and rng.random() >= math.exp(-delta / temperature):
@@ -418,21 +449,28 @@ class _Search:
                     meet[x][a] -= 1
                     row_b[x] += 1
                     meet[x][b] += 1
-            for y in there:
-                if y != b:
-                    row_b[y] -= 1
-                    meet[y][b] -= 1
-                    row_a[y] += 1
-                    meet[y][a] += 1
-            here[i], there[j] = b, a
+            if there is None:
+                out[j] = a
+                sat_out[a] += 1
+                sat_out[b] -= 1
+            else:
+                for y in there:
+                    if y != b:
+                        row_b[y] -= 1
+                        meet[y][b] -= 1
+                        row_a[y] += 1
+                        meet[y][a] += 1
+                there[j] = a
+            here[i] = b
             cost += delta
             repeats += round(delta / REPEAT_COST)
             if cost < best_cost:
-                best, best_cost = [[list(t) for t in tables] for tables in nights], cost
+                best = ([[list(t) for t in tables] for tables in nights], [list(out) for out in sit_outs])
+                best_cost = cost
                 if repeats <= floor:
                     break
         for tables in nights:
             self.add(tables, -1)
-        for tables in best:
+        for tables in best[0]:
             self.add(tables, 1)
-        return best
+        return best[0], [sorted(out) for out in best[1]]
