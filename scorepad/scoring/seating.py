@@ -169,6 +169,8 @@ REPEAT_COST = 1000
 #: :data:`ANNEAL_STEPS` random swaps per session (larger nights have room to spare).
 ANNEAL_PLAYERS = 40
 ANNEAL_STEPS = 1500
+#: Random picks of a player to move in an annealing step, looking for one who repeats.
+LOOKS = 6
 
 
 def draw_seating(players: int, sessions: int, rng: random.Random) -> Seating:
@@ -282,6 +284,19 @@ class _Search:
                 meet[a][b] += sign
                 meet[b][a] += sign
 
+    def replace(self, table: list[int], seat: int, player: int) -> None:
+        """Put ``player`` in ``table``'s ``seat`` in place of whoever sat there, counting
+        the meetings that ends and the ones it starts."""
+        meet, gone = self.meet, table[seat]
+        row_gone, row_new = meet[gone], meet[player]
+        for x in table:
+            if x != gone:
+                row_gone[x] -= 1
+                meet[x][gone] -= 1
+                row_new[x] += 1
+                meet[x][player] += 1
+        table[seat] = player
+
     def session(self, seated: list[int]) -> list[list[int]]:
         """The tables of one session for ``seated`` (a multiple of 4 players), counted in.
         Greedy then swaps, restarted up to :data:`RESTARTS` times while the session adds a
@@ -368,10 +383,8 @@ class _Search:
                 if best_delta == 0:
                     sideways -= 1
                 u, b = best_move
-                self.add([tables[t], tables[u]], -1)
-                tables[t][tables[t].index(a)] = b
-                tables[u][tables[u].index(b)] = a
-                self.add([tables[t], tables[u]], 1)
+                self.replace(tables[t], tables[t].index(a), b)
+                self.replace(tables[u], tables[u].index(b), a)
                 change += best_delta
                 moved = True
             if not moved:
@@ -399,7 +412,9 @@ class _Search:
         ``d`` with probability exp(−d / T) as T cools from 0.7 to 0.03 repeats; it stops
         early at :func:`least_repeats`. A move swaps two players of different tables of a
         session or, one time in four when some sit out, a seated player with one sitting
-        out who has sat out once more (so the sit-out counts stay as they are). Returns the
+        out who has sat out once more (so the sit-out counts stay as they are); the player
+        moved is one who meets a table-mate again when one of :data:`LOOKS` random picks
+        finds such a player (the search works where the repeats are). Returns the
         cheapest night seen and its sit-outs (``meet`` then counts it)."""
         rng, meet, inc = self.rng, self.meet, self.inc
         sessions, count = len(nights), len(nights[0])
@@ -417,12 +432,16 @@ class _Search:
         for step in range(steps):
             if step % 64 == 0:
                 temperature = hot * (cold / hot) ** (step / steps)
-            s = rng.randrange(sessions)
-            tables, out = nights[s], sit_outs[s]
-            t = rng.randrange(count)
-            here = tables[t]
-            i = rng.randrange(TABLE_SIZE)
-            a = here[i]
+            for _look in range(LOOKS):  # a table where someone meets again, if a few looks find one
+                s = rng.randrange(sessions)
+                tables, out = nights[s], sit_outs[s]
+                t = rng.randrange(count)
+                here = tables[t]
+                i = rng.randrange(TABLE_SIZE)
+                a = here[i]
+                row_a = meet[a]
+                if any(row_a[x] > 1 for x in here if x != a):
+                    break
             if out and (count < 2 or rng.random() < 0.25):
                 k = rng.randrange(len(out))
                 b, there, j = out[k], None, k
@@ -443,25 +462,13 @@ class _Search:
                     delta += inc[row_a[y]] - inc[row_b[y] - 1]
             if delta > 0 and rng.random() >= math.exp(-delta / temperature):
                 continue
-            for x in here:
-                if x != a:
-                    row_a[x] -= 1
-                    meet[x][a] -= 1
-                    row_b[x] += 1
-                    meet[x][b] += 1
+            self.replace(here, i, b)
             if there is None:
                 out[j] = a
                 sat_out[a] += 1
                 sat_out[b] -= 1
             else:
-                for y in there:
-                    if y != b:
-                        row_b[y] -= 1
-                        meet[y][b] -= 1
-                        row_a[y] += 1
-                        meet[y][a] += 1
-                there[j] = a
-            here[i] = b
+                self.replace(there, j, a)
             cost += delta
             repeats += round(delta / REPEAT_COST)
             if cost < best_cost:
