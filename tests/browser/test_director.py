@@ -91,4 +91,13 @@ def test_an_organiser_runs_a_twelve_player_night_from_a_phone(app, live_server, 
     expect(page.locator(".night-closed")).to_contain_text("Closed")
     expect(page.get_by_role("button", name="Reopen the night")).to_be_visible()
     page.screenshot(path=str(screenshot_dir / "director-closed.png"), full_page=True)
+    # The same console in German (long words on a narrow screen), and the cards in French.
+    page.get_by_role("button", name="Deutsch").tap()
+    expect(page.get_by_role("button", name="Abend wieder öffnen")).to_be_visible()
+    page.screenshot(path=str(screenshot_dir / "director-closed-de.png"), full_page=True)
+    page.get_by_role("button", name="Français").tap()
+    expect(page.get_by_role("button", name="Rouvrir la soirée")).to_be_visible()
+    page.goto(director + "/cards")
+    expect(page.locator(".table-card").first).to_contain_text("Séance 1")
+    page.screenshot(path=str(screenshot_dir / "director-cards-fr.png"))
     assert problems == []
