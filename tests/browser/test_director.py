@@ -8,6 +8,7 @@ import re
 from playwright.sync_api import expect
 
 from scorepad import events, services
+from tests.browser.test_game_date import EVENING_IN_NEW_YORK, new_york_phone  # noqa: F401 (a fixture)
 
 NAMES = ["Anne", "Beth", "Cath", "Diana", "Emma", "Fay", "Gwen", "Hope", "Iris", "June", "Kate", "Lena"]
 NO_QUEENS = {"contract": "no-queens", "doubles": [], "outcome": {"queens": [1, 0, 1, 2]}}
@@ -38,7 +39,11 @@ def test_an_organiser_runs_a_twelve_player_night_from_a_phone(app, live_server, 
     expect(page.locator("#players-count")).to_have_text("Players listed: 12")
     page.get_by_label("Sessions").select_option("2")
     page.screenshot(path=str(screenshot_dir / "director-new.png"), full_page=True)
-    page.get_by_role("button", name="Create the night").tap()
+    with page.expect_request(lambda request: request.method == "POST") as sent:
+        page.get_by_role("button", name="Create the night").tap()
+    # The phone's date (the date field opened with it) and its time zone go with the form.
+    form = dict(pair.split("=", 1) for pair in (sent.value.post_data or "").split("&"))
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", form["date"]) and form["timezone"]
 
     # The console: 2 sessions of 3 tables, nobody started yet.
     expect(page).to_have_url(re.compile(r"/d/[A-Za-z0-9_-]+$"))
@@ -101,3 +106,18 @@ def test_an_organiser_runs_a_twelve_player_night_from_a_phone(app, live_server, 
     expect(page.locator(".table-card").first).to_contain_text("Séance 1")
     page.screenshot(path=str(screenshot_dir / "director-cards-fr.png"))
     assert problems == []
+
+
+def test_a_night_opens_dated_by_the_phones_calendar(app, live_server, new_york_phone):  # noqa: F811 (the fixture)
+    """19:30 on 3 December in New York is the 4th in UTC: the form shows the phone's 3rd and the
+    night (and its tables' games) is dated the 3rd, in the phone's time zone."""
+    page = new_york_phone
+    app.config["CLOCK"] = lambda: EVENING_IN_NEW_YORK
+    page.goto(live_server + "/events/new")
+    expect(page.get_by_label("Date")).to_have_value("2026-12-03")
+    page.get_by_label("Players present").fill("\n".join(NAMES[:8]))
+    page.get_by_role("button", name="Create the night").tap()
+    expect(page).to_have_url(re.compile(r"/d/[A-Za-z0-9_-]+$"))
+    with app.app_context():
+        stored, _role = events.find_event(page.url.rsplit("/", 1)[1])
+        assert (stored.date.isoformat(), stored.timezone) == ("2026-12-03", "America/New_York")
