@@ -846,9 +846,6 @@ def start_rematch(
     earlier = rematch_of(stored)
     if earlier is not None:
         return (*earlier, False)
-    if stored.event_id is not None and night_closed(stored.event_id):  # held FOR SHARE until the commit
-        db.session.rollback()
-        raise Conflict(NIGHT_CLOSED)
     game = stored.to_game()
     standings = score(game).standings
     if not standings.complete:
@@ -876,6 +873,12 @@ def start_rematch(
         if earlier is None:  # the row that refused the claim holds a rematch: not expected
             raise Conflict(N_("the game was played again meanwhile; open it again"))
         return (*earlier, False)
+    # A table of a closed club night: read after the claim's write, which took the write lock (as a
+    # round's save reads it after _lock_game), so a close cannot slip in before the commit.
+    if stored.event_id is not None and night_closed(stored.event_id):
+        db.session.rollback()
+        stored.edit_token = old_token
+        raise Conflict(NIGHT_CLOSED)
     db.session.commit()
     return new, new_game, True
 
