@@ -348,3 +348,36 @@ def test_hostile_adjustment_points_are_refused_naming_the_field(client, points):
     response = client.post(f"/d/{director}/adjustments", data={"player": "0", "points": points, "reason": "x"})
     assert response.status_code == 422
     assert 'id="points-error"' in response.text
+
+
+# -- languages -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["de", "nl", "fr"])
+def test_the_directors_pages_speak_the_language_without_english_left(app, client, lang):
+    from tests.test_translations import english_left, english_patterns, visible  # noqa: PLC0415 (the check itself)
+
+    director = create_night(client, players="\n".join([*NAMES, "Mona"]))  # one sits out each session
+    assert save_round(client, app, director).status_code == 201
+    client.post(f"/d/{director}/adjustments", data={"player": "2", "points": "-10", "reason": "late"})
+    client.post(f"/d/{director}/close")
+    client.get(f"/d/{director}")  # shows (and so drops) the English flashes of the steps above
+    headers = {"Accept-Language": f"{lang},en;q=0.5"}
+    patterns = english_patterns(lang)
+    pages = [
+        ("/events/new", "GET", {}, 200),
+        ("/events/new", "POST", night_form(players="Anne\nanne"), 422),
+        (f"/d/{director}", "GET", {}, 200),
+        (f"/d/{director}/adjustments", "POST", {"player": "0", "points": "5", "reason": "bonus"}, 409),
+        (f"/d/{director}/adjustments", "POST", {"player": "0", "points": "x", "reason": "bonus"}, 422),
+        (f"/d/{director}/seating", "GET", {}, 200),
+        (f"/d/{director}/seating", "POST", {"session": "1", "first": "0", "second": "1"}, 409),
+        (f"/d/{director}/cards", "GET", {}, 200),
+        (f"/g/{events.table_token(director, 1, 1)}", "GET", {}, 200),
+    ]
+    for url, method, data, status in pages:
+        response = client.open(url, method=method, data=data, headers=headers)
+        assert response.status_code == status, url
+        html = response.get_data(as_text=True)
+        assert visible(html).lang == lang, url
+        assert english_left(html, lang, patterns) == [], url
