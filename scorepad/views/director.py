@@ -130,8 +130,7 @@ def add_adjustment(token: str):
     """Add an adjustment (player, points, reason) → 303 to the console; 422 with the message
     next to the field, 409 when the night is closed."""
     stored = director_event(token)
-    names = events.event_state(stored, EventRole.DIRECTOR).spec.players
-    form = AdjustmentForm(players=names)
+    form = AdjustmentForm(players=stored.players)
     if form.validate_on_submit():
         try:
             events.add_adjustment(stored, *form.values())
