@@ -21,7 +21,7 @@ from __future__ import annotations
 import hmac
 import random
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from flask import current_app, url_for
@@ -31,21 +31,27 @@ from sqlalchemy.orm import selectinload
 from . import services
 from .extensions import db
 from .models import StoredAdjustment, StoredEvent, StoredGame, token_digest, utcnow
-from .scoring import ScoringError, parse_preset, preset_to_dict, score
-from .scoring.document import default_date
-from .scoring.errors import N_
-from .scoring.event import (
+from .scoring import (
+    EVENT_FORMAT,
     Adjustment,
     Entry,
     EventSpec,
+    ScoringError,
+    Seating,
+    Session,
+    Table,
     TableResult,
     is_stale,
     leaderboard,
     parse_event,
+    parse_preset,
+    preset_to_dict,
+    score,
     session_on,
 )
-from .scoring.seating import Seating, Session, Table
-from .scoring.seating import swap_players as swap_seats
+from .scoring import swap_players as swap_seats
+from .scoring.document import default_date
+from .scoring.errors import N_
 from .scoring.text import clean_text
 from .services import Conflict
 from .tokens import derive_token, new_token
@@ -72,7 +78,6 @@ __all__ = [
     "table_token",
 ]
 
-EVENT_FORMAT = "barbu-scorepad/event@1"
 #: The refusal of a write on a closed night (HTTP 409; club-format.md "Director").
 CLOSED = services.NIGHT_CLOSED
 #: The purpose a night's view token is derived from its director token with.
@@ -200,8 +205,9 @@ def create_event(
     return stored
 
 
-def _add_table(stored: StoredEvent, session: int, table: Table, director: str, view: str, day: Any) -> StoredGame:
-    """Add the game of ``table`` in ``session`` to the session (not committed)."""
+def _add_table(stored: StoredEvent, session: int, table: Table, director: str, view: str, day: date) -> StoredGame:
+    """Add the game of ``table`` in ``session`` to the database session (not committed), its
+    edit token derived from the director's and its view token from the night's (:mod:`scorepad.events`)."""
     document: dict[str, Any] = {
         "players": [stored.players[p] for p in table.players],
         "first_declarer": table.first_declarer,
@@ -214,13 +220,27 @@ def _add_table(stored: StoredEvent, session: int, table: Table, director: str, v
         document["timezone"] = stored.timezone
     edit = table_token(director, session, table.number)
     game, _game = services.add_game(document, edit_token=edit)
-    game.view_sealed = services.seal_view_token(edit, table_view_token(view, session, table.number))
-    game.view_digest = token_digest(table_view_token(view, session, table.number))
+    board = table_view_token(view, session, table.number)
+    game.view_sealed = services.seal_view_token(edit, board)
+    game.view_digest = token_digest(board)
+    game.view_token = board
     game.event_id, game.session_number, game.table_number = stored.id, session, table.number
     return game
 
 
 # -- finding a night ------------------------------------------------------------------------------
+
+
+def _match(stored: StoredEvent | None, token: str) -> tuple[StoredEvent, str] | None:
+    """``stored`` holding the reader's tokens, with the role of ``token`` (its digest compared
+    in constant time with the director's, then the view token's), or None when it is neither."""
+    if stored is None:
+        return None
+    digest = token_digest(token)
+    for director, kept in ((True, stored.director_digest), (False, stored.view_digest)):
+        if hmac.compare_digest(kept, digest):
+            return _hold(stored, token, director)
+    return None
 
 
 def find_event(token: str) -> tuple[StoredEvent, str] | None:
@@ -231,27 +251,20 @@ def find_event(token: str) -> tuple[StoredEvent, str] | None:
     if not token or len(token) > 64:
         return None
     digest = token_digest(token)
-    for column, director in ((StoredEvent.director_digest, True), (StoredEvent.view_digest, False)):
-        stored = db.session.scalar(select(StoredEvent).where(column == digest))
-        if stored is not None and hmac.compare_digest(getattr(stored, column.key), digest):
-            return _hold(stored, token, director)
+    for column in (StoredEvent.director_digest, StoredEvent.view_digest):
+        found = _match(db.session.scalar(select(StoredEvent).where(column == digest)), token)
+        if found is not None:
+            return found
     return None
 
 
 def authorize_event(event_id: int, token: str) -> tuple[StoredEvent, str] | None:
     """The night ``event_id`` if ``token`` is its director or view token (digest compared in
-    constant time), with the reader's role; None for an unknown night or another token."""
+    constant time), with the reader's role; None for an unknown night or another token (an
+    id beyond any id column is not asked for)."""
     if not 0 < event_id <= services.MAX_ID or not token:
         return None
-    stored = db.session.get(StoredEvent, event_id)
-    if stored is None:
-        return None
-    digest = token_digest(token)
-    if hmac.compare_digest(stored.director_digest, digest):
-        return _hold(stored, token, True)
-    if hmac.compare_digest(stored.view_digest, digest):
-        return _hold(stored, token, False)
-    return None
+    return _match(db.session.get(StoredEvent, event_id), token)
 
 
 # -- a night's state ------------------------------------------------------------------------------
