@@ -320,7 +320,8 @@ def test_a_tables_scorer_page_says_which_table_and_session(app, client):
     director = create_night(client)
     _game_id, token = table_game(app, director, 2, 3)
     html = client.get(f"/g/{token}").text
-    assert "Table 3 · session 2 — <bdi>Thursday club night</bdi>" in html
+    assert '<p class="night-table"><strong>Table 3 · session 2</strong></p>' in html
+    assert "<h1><bdi>Thursday club night</bdi></h1>" in html
 
 
 @pytest.mark.parametrize(

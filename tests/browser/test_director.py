@@ -66,6 +66,12 @@ def test_an_organiser_runs_a_twelve_player_night_from_a_phone(app, live_server, 
     page.screenshot(path=str(screenshot_dir / "director-console-laptop.png"), full_page=True)
     page.set_viewport_size({"width": 390, "height": 844})
 
+    # The table's scorer page, from its line on the console, says which table of which night it is.
+    page.locator('[data-table="1-2"]').get_by_role("link", name="Scorer’s page").tap()
+    expect(page.locator(".game-head h1")).to_have_text("Thursday club night")
+    expect(page.locator(".night-table")).to_have_text("Table 2 · session 1")
+    page.screenshot(path=str(screenshot_dir / "director-table-scorer.png"))
+    page.goto(director)
     page.get_by_role("link", name="Seating plan").first.tap()
     expect(page.locator(".plan-table")).to_have_count(6)
     page.screenshot(path=str(screenshot_dir / "director-seating.png"), full_page=True)
