@@ -316,6 +316,16 @@ def test_the_cards_page_has_one_qr_code_per_table_with_its_scorer_url(client):
     assert "data-print" in html
 
 
+def test_one_sessions_cards_print_alone(client):
+    director = create_night(client)
+    html = client.get(f"/d/{director}/cards?session=2").text
+    assert html.count('<article class="table-card"') == 3
+    for table in (1, 2, 3):
+        assert f"/g/{events.table_token(director, 2, table)}" in html
+        assert f"/g/{events.table_token(director, 1, table)}" not in html
+    assert client.get(f"/d/{director}/cards?session=3").status_code == 404
+
+
 def test_a_tables_scorer_page_says_which_table_and_session(app, client):
     director = create_night(client)
     _game_id, token = table_game(app, director, 2, 3)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from flask import Blueprint, abort, flash, make_response, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from .. import events, services
@@ -204,14 +204,24 @@ def seating(token: str):
 
 @bp.get("/d/<token>/cards")
 def cards(token: str):
-    """The printable table cards: one A4 page, a card per table of every session with its
-    players in seat order, who declares first and the QR code of its scorer page."""
+    """The printable table cards: A4 pages of six cards, a card per table with its players in
+    seat order, who declares first and the QR code of its scorer page; every session's, or one
+    session's with ``?session=<n>`` (a later session printed when its players arrive; 404 for
+    a session the night does not have)."""
     stored = director_event(token)
     context = event_page(events.event_state(stored, EventRole.DIRECTOR), services.clock())
+    only = request.args.get("session")
+    if only is not None:
+        chosen = [s for s in context["sessions"] if str(s["number"]) == only]
+        if not chosen:
+            abort(404)
+        context["printed"] = chosen
+    else:
+        context["printed"] = context["sessions"]
     qr = {}
-    for session in context["sessions"]:
+    for session in context["printed"]:
         for part in session["tables"]:
             table = part["table"]
             url = url_for("games.scorer", token=table.edit_token, _external=True)
             qr[(table.session, table.number)] = {"svg": inline_qr(url), "url": url.split("://", 1)[-1]}
-    return render_template("events/cards.html", token=token, qr=qr, **context)
+    return render_template("events/cards.html", token=token, qr=qr, only=only, **context)
