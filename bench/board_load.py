@@ -17,6 +17,7 @@ Throughput and p50/p99 latency per endpoint; the last line reads
 from __future__ import annotations
 
 import argparse
+import contextlib
 import html
 import http.client
 import json
@@ -30,6 +31,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from server import HOST, ROOT, start_gunicorn  # bench/server.py
@@ -67,10 +69,10 @@ def call(port: int, method: str, path: str, body=None, headers=None, timeout=30)
         connection.close()
 
 
-def start_server(port: int, database_url: str) -> subprocess.Popen:
-    """gunicorn with gunicorn.conf.py on ``port`` and a migrated ``database_url``."""
-    env = {"SECRET_KEY": "board-load-bench", "MAX_GAMES_PER_ADDRESS": "100000", "MAX_GAMES_PER_ADDRESS_BURST": "100000"}
-    return start_gunicorn(database_url, env, port=port)[0]
+def start_server(port: int, database_url: str, env: dict[str, str] | None = None) -> subprocess.Popen:
+    """gunicorn with gunicorn.conf.py on ``port`` and a migrated ``database_url`` (``env``: more of its environment)."""
+    limits = {"MAX_GAMES_PER_ADDRESS": "100000", "MAX_GAMES_PER_ADDRESS_BURST": "100000"}
+    return start_gunicorn(database_url, {"SECRET_KEY": "board-load-bench", **limits, **(env or {})}, port=port)[0]
 
 
 def poll_path(port: int, page_path: str) -> str:
@@ -269,13 +271,26 @@ def print_figures(poll: str, ceiling: dict, unchanged: dict, viewers: dict, save
     return ceiling["errors"] + unchanged["errors"] + viewers["errors"] + len(saves.errors)
 
 
-def board_load(args) -> None:
+@contextlib.contextmanager
+def serving(port: int, name: str, env: dict[str, str] | None = None) -> Iterator[tuple[str, Path]]:
+    """wrk (installed if missing), a temporary folder and gunicorn on ``port`` on a fresh SQLite
+    file in it (or DATABASE_URL); yields wrk's path and the folder, then stops the server and
+    removes the folder. ``env``: more of the server's environment."""
     binary = ensure_wrk()
-    port = args.port
-    tmp = Path(tempfile.mkdtemp(prefix="board-load-"))
-    database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp / 'board-load.sqlite3'}"
-    server = start_server(port, database_url)
+    tmp = Path(tempfile.mkdtemp(prefix=f"{name}-"))
+    database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp / f'{name}.sqlite3'}"
+    server = start_server(port, database_url, env)
     try:
+        yield binary, tmp
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def board_load(args) -> None:
+    port = args.port
+    with serving(port, "board-load") as (binary, tmp):
         tables, views = [], []
         for table in range(args.tables):
             doc = {**EXAMPLE["game"], "title": f"Table {table + 1}", "rounds": EXAMPLE["game"]["rounds"][:2]}
@@ -295,16 +310,13 @@ def board_load(args) -> None:
         errors = print_figures("board poll", ceiling, unchanged, viewers, saves, args)
         ratio = unchanged["rps"] / ceiling["rps"]
         print(f"304 ratio: {ratio:.2f}, save p99: {saves.quantiles()[1]:.1f} ms, errors: {errors}")
-    finally:
-        server.terminate()
-        server.wait(timeout=15)
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--port", type=int, default=8765)
-    parser.add_argument("--tables", type=int, default=20)
+def options(description: str, port: int, evening: str) -> argparse.ArgumentParser:
+    """The load benchmarks' command line: the server's ``port``, the viewers, the tables' and
+    viewers' pace, the ceiling/304 phases, and the evening's length (``evening``: its help)."""
+    parser = argparse.ArgumentParser(description=description.split("\n\n")[0])
+    parser.add_argument("--port", type=int, default=port)
     parser.add_argument("--viewers", type=int, default=500)
     parser.add_argument("--poll", type=float, default=3.0, help="seconds between a viewer's polls (the board's)")
     parser.add_argument("--save", type=float, default=3.0, help="seconds between a table's saves")
@@ -313,9 +325,13 @@ def main() -> None:
     parser.add_argument(
         "--slices", type=int, default=10, help="the ceiling and 304 phases alternate in this many slices"
     )
-    parser.add_argument(
-        "--evening", type=int, default=60, help="length of the evening phase (a table saves its 26 rounds in ~80 s)"
-    )
+    parser.add_argument("--evening", type=int, default=60, help=evening)
+    return parser
+
+
+def main() -> None:
+    parser = options(__doc__, 8765, "length of the evening phase (a table saves its 26 rounds in ~80 s)")
+    parser.add_argument("--tables", type=int, default=20)
     board_load(parser.parse_args())
 
 

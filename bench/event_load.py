@@ -20,30 +20,25 @@ The last line reads `304 ratio: R, save p99: X ms, board render p50: Y ms, error
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
-import shutil
 import statistics
-import tempfile
 import threading
 import time
-from pathlib import Path
 from urllib.parse import urlsplit
 
 from board_load import (  # bench/board_load.py
     EXAMPLE,
     call,
-    ensure_wrk,
     evening,
     live_etag,
+    options,
     play,
     poll_path,
     print_figures,
     print_row,
     quantile,
     ratio_phases,
-    start_server,
+    serving,
 )
 from server import HOST
 
@@ -121,12 +116,8 @@ def renders(port: int, event: dict, board: str, live: str, samples: int) -> dict
 
 
 def event_load(args) -> None:
-    binary = ensure_wrk()
     port = args.port
-    tmp = Path(tempfile.mkdtemp(prefix="event-load-"))
-    database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp / 'event-load.sqlite3'}"
-    server = start_server(port, database_url)
-    try:
+    with serving(port, "event-load") as (binary, tmp):
         started = time.perf_counter()
         status, _, data = call(port, "POST", "/api/v1/events", night(args.players, 1))
         created_ms = (time.perf_counter() - started) * 1000
@@ -178,28 +169,12 @@ def event_load(args) -> None:
             f"304 ratio: {ratio:.2f}, save p99: {saves.quantiles()[1]:.1f} ms, "
             f"board render p50: {render_p50:.1f} ms, errors: {errors}"
         )
-    finally:
-        server.terminate()
-        server.wait(timeout=15)
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--port", type=int, default=8766)
+    parser = options(__doc__, 8766, "length of the evening phase (a table saves its 28 rounds in ~85 s)")
     parser.add_argument(
         "--players", type=int, default=80, help="players of the night (one session: players / 4 tables)"
-    )
-    parser.add_argument("--viewers", type=int, default=500)
-    parser.add_argument("--poll", type=float, default=3.0, help="seconds between a viewer's polls (the board's)")
-    parser.add_argument("--save", type=float, default=3.0, help="seconds between a table's saves")
-    parser.add_argument("--connections", type=int, default=32, help="wrk connections for the ceiling and 304 phases")
-    parser.add_argument("--seconds", type=int, default=20, help="length of the ceiling and 304 phases")
-    parser.add_argument(
-        "--slices", type=int, default=10, help="the ceiling and 304 phases alternate in this many slices"
-    )
-    parser.add_argument(
-        "--evening", type=int, default=60, help="length of the evening phase (a table saves its 28 rounds in ~85 s)"
     )
     parser.add_argument("--renders", type=int, default=20, help="renders of the full board timed at the end")
     event_load(parser.parse_args())
