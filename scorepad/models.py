@@ -9,7 +9,19 @@ import hashlib
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Date, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import Model
@@ -46,6 +58,7 @@ class StoredGame(Model):
     :func:`scorepad.services.view_token_of`); both are None on a game loaded otherwise."""
 
     __tablename__ = "games"
+    __table_args__ = (Index("ix_games_event_updated", "event_id", "updated_at"),)
     __allow_unmapped__ = True  # the two held tokens below are plain attributes, not columns
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -72,6 +85,14 @@ class StoredGame(Model):
     # key from this game's edit token (scorepad.services.start_rematch), so every later tap opens
     # that same game; None before.
     rematch_sealed: Mapped[str | None] = mapped_column(String(200))
+    # A club night's table (issue 14): the night, its session (1-based) and the table's number in
+    # it; None for a game of its own. Its edit token is derived from the night's director token
+    # (scorepad.events.table_token).
+    # Indexed with updated_at (ix_games_event_updated): a night's games, and their latest save
+    # read from the index alone (the event board's ETag, scorepad.events.event_stamp).
+    event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+    session_number: Mapped[int | None] = mapped_column(Integer)
+    table_number: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
     rounds: Mapped[list[StoredRound]] = relationship(
@@ -185,7 +206,7 @@ class StoredPreset(Model):
         return parse_preset(self.preset, stored=True)
 
 
-__all__ = ["StoredGame", "StoredPreset", "StoredRound", "round_to_dict"]
+__all__ = ["StoredAdjustment", "StoredEvent", "StoredGame", "StoredPreset", "StoredRound", "round_to_dict"]
 
 
 class SpentKey(Model):
@@ -219,3 +240,64 @@ class LimitCounter(Model):
     window_start: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     window_end: Mapped[int] = mapped_column(BigInteger, index=True)
     count: Mapped[int] = mapped_column(Integer)
+
+
+class StoredEvent(Model):
+    """A club night (issue 14; club-format.md "Club night"): its title, the players' date and
+    time zone, the preset object every table plays (a copy, as a game's), how many sessions,
+    the ranking (``points`` | ``places``), the players' names and the seating drawn or fixed
+    when it was created: ``[{"number": s, "sit_out": [player, …], "tables": [{"number": t,
+    "players": [4 player indexes, clockwise], "first_declarer": seat 0–3}]}]``. Each table of
+    each session is a :class:`StoredGame` (``event_id``, ``session_number``, ``table_number``).
+
+    Its tokens: the director's (``director_digest``) and the night's view token
+    (``view_digest``), derived from it; only digests are stored. ``director_token`` and
+    ``view_token`` are not columns but the tokens of whoever holds them in this request, set
+    by :mod:`scorepad.events` (``director_token`` only for the director). ``closed``: every
+    table read-only (round writes and adjustments answer 409) until reopened.
+    ``updated_at`` moves with every change to the night itself (an adjustment, a close, a
+    reopen, a change of seating): with its games' ``updated_at`` it is the board's ETag
+    (:func:`scorepad.events.event_stamp`)."""
+
+    __tablename__ = "events"
+    __allow_unmapped__ = True  # the two held tokens below are plain attributes, not columns
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    title: Mapped[str | None] = mapped_column(String(80))
+    date: Mapped[dt.date] = mapped_column(Date)
+    timezone: Mapped[str | None] = mapped_column(String(64))
+    preset: Mapped[dict[str, Any]] = mapped_column(JSON)
+    sessions: Mapped[int] = mapped_column(Integer)
+    ranking: Mapped[str] = mapped_column(String(10))
+    players: Mapped[list[str]] = mapped_column(JSON)
+    seating: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    director_digest: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    view_digest: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    closed: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Who created it, only to cap how many nights one client creates (as for games).
+    creator_device: Mapped[str | None] = mapped_column(String(64), index=True)
+    creator_address: Mapped[str | None] = mapped_column(String(64), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
+    adjustments: Mapped[list[StoredAdjustment]] = relationship(
+        back_populates="event", order_by="StoredAdjustment.id", cascade="all, delete-orphan"
+    )
+    # Held, never stored: see the class's docstring.
+    director_token: str | None = None
+    view_token: str | None = None
+
+
+class StoredAdjustment(Model):
+    """A director's adjustment of a club night (club-format.md "Director"): ``player`` (an index
+    into the night's players), ``points`` (added to the player's total; negative for a penalty)
+    and the ``reason`` shown on the results."""
+
+    __tablename__ = "adjustments"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"), index=True)
+    player: Mapped[int] = mapped_column(Integer)
+    points: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    event: Mapped[StoredEvent] = relationship(back_populates="adjustments")

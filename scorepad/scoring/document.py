@@ -8,7 +8,7 @@ writes the document back with every round's ``result`` and the game's ``standing
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime
 from functools import cache
 from typing import Any
@@ -54,15 +54,22 @@ def parse_players(obj: Any, path: str = "players", *, stored: bool = False) -> t
     :func:`parse_game`. Raises :class:`ScoringError` naming the seat (``players[1]``)."""
     if not isinstance(obj, list) or len(obj) != SEATS:
         raise ScoringError(path, N_("a game has exactly four players"))
-    names = clean_names(
-        obj,
+    return player_names(obj, path, stored=stored)  # type: ignore[return-value]  # four, checked above
+
+
+def player_names(values: Sequence[Any], path: str = "players", *, stored: bool = False) -> tuple[str, ...]:
+    """Players' names by the rules of a game's (:func:`parse_players`; a club night's
+    ``players`` too, club-format.md "Club night"), however many: each by :mod:`.text`
+    (at most 40 characters), no two the same after :func:`~.text.name_key`. Raises
+    :class:`ScoringError` naming the player (``players[5]``)."""
+    return clean_names(
+        values,
         path,
         MAX_PLAYER,
         empty_message=N_("the name is empty"),
         too_long_message=N_("the name is longer than %(limit)d characters"),
         stored=stored,
     )
-    return names  # type: ignore[return-value]  # four, checked above
 
 
 def parse_seat(obj: Any, path: str) -> int:

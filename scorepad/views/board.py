@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import io
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import segno
@@ -62,8 +63,15 @@ def live_etag(token: str, layout: str, language: str) -> str | None:
     stamp = services.updated_stamp(token)
     if stamp is None:
         return None
-    key = f"{FRAGMENT_VERSION}|{token}|{stamp}|{layout}|{language}"
-    return hashlib.sha256(key.encode()).hexdigest()[:32]
+    return stamp_etag(FRAGMENT_VERSION, token, stamp, layout, language)
+
+
+def stamp_etag(*parts: str) -> str:
+    """A live fragment's validator from what names its state (a fragment version, a token,
+    the stamp of the object's last change, the layout, the language): a hash of them joined,
+    32 hex digits. Shared by the game board and the club night's event board
+    (:mod:`scorepad.views.night`), whose fragments share :func:`cached_fragment`'s cache."""
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
 
 
 #: Rendered live fragments by ETag, in this process (least recently used out first). The
@@ -79,11 +87,19 @@ def live_fragment(token: str, layout: str, etag: str) -> str:
     (from :func:`live_etag`): from the cache, or rendered and cached. 404 for an unknown
     token. The game may have changed since ``etag`` was computed; the fragment then shows
     the newer state, never an older one."""
+    return cached_fragment(
+        etag, lambda: render_template("board/_live.html", **board_context(game_to_view(token), layout, etag))
+    )
+
+
+def cached_fragment(etag: str, render: Callable[[], str]) -> str:
+    """The live fragment whose ETag is ``etag``: from this process's cache, or ``render()``
+    (which may abort, e.g. 404) and cached. For fragments whose ETag names their whole state
+    (game boards and club nights' event boards)."""
     with _FRAGMENTS_LOCK:
         html = _FRAGMENTS.get(etag)
     if html is None:
-        stored = game_to_view(token)
-        html = render_template("board/_live.html", **board_context(stored, layout, etag))
+        html = render()
         with _FRAGMENTS_LOCK:
             _FRAGMENTS[etag] = html
     return html
@@ -148,6 +164,21 @@ def revalidate(etag: str, varies: bool) -> tuple[dict[str, str], Response | None
     return headers, None
 
 
+def live_request(layouts: tuple[str, ...]) -> tuple[str, str, bool]:
+    """A live poll's ``layout`` (query ``layout``, the first of ``layouts`` by default) and
+    language (query ``lang``, else the request's own), and whether the language came from the
+    request (then the answer varies with it); 404 for a layout not in ``layouts`` or an unknown
+    language."""
+    layout = request.args.get("layout", layouts[0])
+    language = request.args.get("lang")
+    varies = language is None
+    if varies:
+        language = select_locale()
+    if layout not in layouts or language is None or language not in current_app.config["LANGUAGES"]:
+        abort(404)
+    return layout, language, varies
+
+
 @bp.get("/<token>/live")
 def live(token: str):
     """The live part of the board, polled by htmx: 304 while nothing changed.
@@ -156,13 +187,7 @@ def live(token: str):
     neither the session cookie nor Accept-Language and the answer does not vary with them.
     Without ``lang`` (a link from elsewhere), the request's language is used, as on any page.
     An unknown layout or language is 404."""
-    layout = request.args.get("layout", "board")
-    language = request.args.get("lang")
-    varies = language is None
-    if varies:
-        language = select_locale()
-    if layout not in LAYOUTS or language is None or language not in current_app.config["LANGUAGES"]:
-        abort(404)
+    layout, language, varies = live_request(LAYOUTS)
     etag = live_etag(token, layout, language)
     if etag is None:
         abort(404)

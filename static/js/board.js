@@ -10,7 +10,7 @@
   // flickers, scrolls or loses focus.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
-    if (!target || target.id !== "board_live") return;
+    if (!target || !/_live$/.test(target.id)) return; // a game board's or an event board's live part
     var etag = event.detail.xhr.getResponseHeader("ETag");
     if (etag && target.dataset.etag && etag.replace(/^W\//, "").replace(/"/g, "") === target.dataset.etag) {
       event.detail.shouldSwap = false;
