@@ -1,6 +1,637 @@
 """Club nights on the database (issue 14; club-format.md "Club night"): creating a night and
 its tables' games, finding it by a token, its state (progress and leaderboard, computed by the
 engine: scorepad.scoring.event), adjustments, closing and reopening. Views reach the tables
-through this module and scorepad.services."""
+through this module and scorepad.services.
+
+Tokens (only digests are stored, as for games; :func:`scorepad.tokens.derive_token`):
+
+- the director's token: random (:func:`scorepad.tokens.new_token`);
+- the night's view token: derived from it (purpose ``"view"``);
+- a table's game edit token: derived from the director's (``"table:<session>:<table>"``,
+  :func:`table_token`), so the director opens every scorer page without storing a token;
+- a table's game view token: derived from the night's view token with the same purpose, so
+  the event board links each table's board; the game keeps it sealed with its edit token
+  (``view_sealed``, as :func:`scorepad.services.view_token_of` reads it), so the scorer page
+  shows the same board link;
+- a table's confirm token (issue 15): derived from the table's edit token (``"confirm"``).
+"""
 
 from __future__ import annotations
+
+import hmac
+import random
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import url_for
+from sqlalchemy import bindparam, func, select, update
+from sqlalchemy.orm import selectinload
+
+from . import services
+from .extensions import db
+from .models import StoredAdjustment, StoredEvent, StoredGame, token_digest, utcnow
+from .scoring import ScoringError, parse_preset, preset_to_dict, score
+from .scoring.document import default_date
+from .scoring.errors import N_
+from .scoring.event import (
+    Adjustment,
+    Entry,
+    EventSpec,
+    TableResult,
+    is_stale,
+    leaderboard,
+    parse_event,
+    session_on,
+)
+from .scoring.seating import Seating, Session, Table
+from .scoring.seating import swap_players as swap_seats
+from .scoring.text import clean_text
+from .services import Conflict
+from .tokens import derive_token, new_token
+
+__all__ = [
+    "CLOSED",
+    "EVENT_FORMAT",
+    "EventRole",
+    "EventState",
+    "SessionState",
+    "TableState",
+    "add_adjustment",
+    "authorize_event",
+    "close_event",
+    "create_event",
+    "event_export",
+    "event_stamp",
+    "event_state",
+    "find_event",
+    "reopen_event",
+    "swap_players",
+    "table_token",
+]
+
+EVENT_FORMAT = "barbu-scorepad/event@1"
+#: The refusal of a write on a closed night (HTTP 409; club-format.md "Director").
+CLOSED = services.NIGHT_CLOSED
+#: The purpose a night's view token is derived from its director token with.
+VIEW = "view"
+#: The purpose a table's confirm token (issue 15) is derived from its edit token with.
+CONFIRM = "confirm"
+MAX_REASON = 200  # characters of an adjustment's reason
+MAX_ADJUSTMENT = 100_000  # points, either way: far beyond any game's total, well inside an INTEGER
+
+
+class EventRole:
+    """Who reads a night: its director (director token: everything, tokens included) or a
+    viewer (the night's view token: the board, the results; no edit, confirm or director token)."""
+
+    DIRECTOR = "director"
+    VIEW = "view"
+
+
+def table_token(director_token: str, session: int, table: int) -> str:
+    """The edit token of table ``table`` (1-based) of session ``session`` (1-based): derived
+    from the night's director token, purpose ``"table:<session>:<table>"``."""
+    return derive_token(director_token, f"table:{session}:{table}")
+
+
+def table_view_token(night_view_token: str, session: int, table: int) -> str:
+    """The view token of a table's game (its board): derived from the night's view token,
+    purpose ``"table:<session>:<table>"``; a viewer of the night computes it, and so does
+    the director (from the night's view token, itself derived from the director's)."""
+    return derive_token(night_view_token, f"table:{session}:{table}")
+
+
+def _hold(stored: StoredEvent, token: str, director: bool) -> tuple[StoredEvent, str]:
+    """``stored`` holding its reader's tokens, with the reader's role."""
+    stored.director_token = token if director else None
+    stored.view_token = derive_token(token, VIEW) if director else token
+    return stored, EventRole.DIRECTOR if director else EventRole.VIEW
+
+
+# -- creating a night ---------------------------------------------------------------------------
+
+
+def seating_document(seating: Seating) -> list[dict[str, Any]]:
+    """The stored (and answered) shape of a seating: ``[{"number", "sit_out", "tables":
+    [{"number", "players", "first_declarer"}]}]``."""
+    return [
+        {
+            "number": session.number,
+            "sit_out": list(session.sit_out),
+            "tables": [
+                {"number": t.number, "players": list(t.players), "first_declarer": t.first_declarer}
+                for t in session.tables
+            ],
+        }
+        for session in seating
+    ]
+
+
+def stored_seating(stored: StoredEvent) -> Seating:
+    """The engine's :data:`~scorepad.scoring.seating.Seating` of a stored night."""
+    return tuple(
+        Session(
+            number=s["number"],
+            tables=tuple(
+                Table(number=t["number"], players=tuple(t["players"]), first_declarer=t["first_declarer"])  # type: ignore[arg-type]
+                for t in s["tables"]
+            ),
+            sit_out=tuple(s["sit_out"]),
+        )
+        for s in stored.seating
+    )
+
+
+def create_event(
+    document: Any, *, creator_device: str | None = None, creator_address: str | None = None
+) -> StoredEvent:
+    """Validate a night document (club-format.md "Club night": ``POST /api/v1/events``) with
+    the engine (:func:`~scorepad.scoring.event.parse_event`; the seating drawn when the
+    document fixes none) and store it with one game per table per session, all in one
+    transaction: each game is the table's four players in seat order, its first declarer,
+    the night's preset object, title, date (default: today in the night's time zone, else
+    UTC) and time zone. The returned night holds ``director_token`` and ``view_token``
+    (shown this once). ``creator_*`` only count the nights one client creates. Raises
+    :class:`ScoringError` with the path of the bad input (nothing stored)."""
+    spec = parse_event(document, services.saved_for_document(document), random.SystemRandom())
+    day = spec.date or default_date(spec.timezone, services.clock())
+    director = new_token()
+    view = derive_token(director, VIEW)
+    preset = preset_to_dict(spec.preset)
+    seating = seating_document(spec.seating)
+    stored = StoredEvent(
+        title=spec.title,
+        date=day,
+        timezone=spec.timezone,
+        preset=preset,
+        sessions=spec.sessions,
+        ranking=spec.ranking,
+        players=list(spec.players),
+        seating=seating,
+        director_digest=token_digest(director),
+        view_digest=token_digest(view),
+        closed=False,
+        creator_device=creator_device,
+        creator_address=creator_address,
+    )
+    db.session.add(stored)
+    try:
+        db.session.flush()  # the night's id, for its games
+        for session in spec.seating:
+            for table in session.tables:
+                _add_table(stored, session.number, table, director, view, day)
+        db.session.commit()
+    except ScoringError:  # a table the engine refuses: not expected once the night passed parse_event
+        db.session.rollback()
+        raise
+    stored.director_token, stored.view_token = director, view
+    return stored
+
+
+def _add_table(stored: StoredEvent, session: int, table: Table, director: str, view: str, day: Any) -> StoredGame:
+    """Add the game of ``table`` in ``session`` to the session (not committed)."""
+    document: dict[str, Any] = {
+        "players": [stored.players[p] for p in table.players],
+        "first_declarer": table.first_declarer,
+        "preset": stored.preset,
+        "date": day.isoformat(),
+    }
+    if stored.title:
+        document["title"] = stored.title
+    if stored.timezone:
+        document["timezone"] = stored.timezone
+    edit = table_token(director, session, table.number)
+    game, _game = services.add_game(document, edit_token=edit)
+    game.view_sealed = services.seal_view_token(edit, table_view_token(view, session, table.number))
+    game.view_digest = token_digest(table_view_token(view, session, table.number))
+    game.event_id, game.session_number, game.table_number = stored.id, session, table.number
+    return game
+
+
+# -- finding a night ------------------------------------------------------------------------------
+
+
+def find_event(token: str) -> tuple[StoredEvent, str] | None:
+    """The night whose director or view token is ``token`` and the reader's role
+    (:class:`EventRole`), or None; looked up by the token's digest (compared again in
+    constant time), as games are (:func:`scorepad.services.find_by_token`). The night holds
+    the reader's tokens."""
+    if not token or len(token) > 64:
+        return None
+    digest = token_digest(token)
+    for column, director in ((StoredEvent.director_digest, True), (StoredEvent.view_digest, False)):
+        stored = db.session.scalar(select(StoredEvent).where(column == digest))
+        if stored is not None and hmac.compare_digest(getattr(stored, column.key), digest):
+            return _hold(stored, token, director)
+    return None
+
+
+def authorize_event(event_id: int, token: str) -> tuple[StoredEvent, str] | None:
+    """The night ``event_id`` if ``token`` is its director or view token (digest compared in
+    constant time), with the reader's role; None for an unknown night or another token."""
+    if not 0 < event_id <= services.MAX_ID or not token:
+        return None
+    stored = db.session.get(StoredEvent, event_id)
+    if stored is None:
+        return None
+    digest = token_digest(token)
+    if hmac.compare_digest(stored.director_digest, digest):
+        return _hold(stored, token, True)
+    if hmac.compare_digest(stored.view_digest, digest):
+        return _hold(stored, token, False)
+    return None
+
+
+# -- a night's state ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableState:
+    """One table of one session as it stands: its players (night indexes by seat) and names,
+    first declarer (a seat), game id, ``rounds_played`` of ``rounds_total``, ``complete``,
+    ``last_save`` (when a round was last saved, edited or undone: the game's ``updated_at``;
+    None before its first round), ``stale`` (in progress, no save for 10 minutes:
+    :func:`~scorepad.scoring.event.is_stale`), ``final`` (the game's standings by seat, points;
+    zeros before a round), the game's ``view_token`` (its board) and, only for the director,
+    its ``edit_token`` (its scorer page) and ``confirm_token``."""
+
+    session: int
+    number: int
+    players: tuple[int, int, int, int]
+    names: tuple[str, str, str, str]
+    first_declarer: int
+    game_id: int
+    rounds_played: int
+    rounds_total: int
+    complete: bool
+    last_save: datetime | None
+    stale: bool
+    final: tuple[int, int, int, int]
+    view_token: str
+    edit_token: str | None
+    confirm_token: str | None = None
+
+
+@dataclass(frozen=True)
+class SessionState:
+    """One session: its number (1-based), who sits out (night indexes), its tables, and
+    whether every table is complete."""
+
+    number: int
+    sit_out: tuple[int, ...]
+    tables: tuple[TableState, ...]
+    complete: bool
+
+
+@dataclass(frozen=True)
+class EventState:
+    """A night as its reader (``role``) sees it: the stored row (holding the reader's tokens),
+    its spec, sessions, the leaderboard (club-format.md "Leaderboard"), the adjustments,
+    ``closed`` and the session the board shows as on (1-based)."""
+
+    stored: StoredEvent
+    role: str
+    spec: EventSpec
+    sessions: tuple[SessionState, ...]
+    leaderboard: tuple[Entry, ...]
+    adjustments: tuple[StoredAdjustment, ...]
+    closed: bool
+    session_on: int
+
+
+def _aware(moment: datetime) -> datetime:
+    """``moment`` as an aware UTC datetime (SQLite returns naive UTC)."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def event_spec(stored: StoredEvent) -> EventSpec:
+    """The engine's :class:`~scorepad.scoring.event.EventSpec` of a stored night."""
+    return EventSpec(
+        title=stored.title,
+        date=stored.date,
+        timezone=stored.timezone,
+        preset=parse_preset(stored.preset, stored=True),
+        sessions=stored.sessions,
+        ranking=stored.ranking,
+        players=tuple(stored.players),
+        seating=stored_seating(stored),
+    )
+
+
+def event_games(stored: StoredEvent) -> dict[tuple[int, int], StoredGame]:
+    """The night's games with their rounds (one query each), by (session, table)."""
+    games = db.session.scalars(
+        select(StoredGame).where(StoredGame.event_id == stored.id).options(selectinload(StoredGame.rounds))
+    )
+    return {(g.session_number or 0, g.table_number or 0): g for g in games}
+
+
+def event_state(stored: StoredEvent, role: str) -> EventState:
+    """The night as it stands for ``role`` (``stored`` holds that reader's tokens, as
+    :func:`find_event` returns it): every table scored by the engine
+    (:func:`~scorepad.scoring.score`), the leaderboard
+    (:func:`~scorepad.scoring.event.leaderboard`: games in progress count as they stand),
+    the adjustments and the session on. Reads the night's games (2 queries) and adjustments."""
+    spec = event_spec(stored)
+    games = event_games(stored)
+    now = services.clock()
+    director = role == EventRole.DIRECTOR and stored.director_token is not None
+    view = stored.view_token or ""
+    sessions: list[SessionState] = []
+    results: list[TableResult] = []
+    for session in spec.seating:
+        tables: list[TableState] = []
+        for table in session.tables:
+            game = games[(session.number, table.number)]
+            standings = score(game.to_game()).standings
+            played = standings.rounds_played
+            last = _aware(game.updated_at) if played else None
+            final: tuple[int, int, int, int] = tuple(standings.final)  # type: ignore[assignment]
+            edit = table_token(stored.director_token or "", session.number, table.number) if director else None
+            tables.append(
+                TableState(
+                    session=session.number,
+                    number=table.number,
+                    players=table.players,
+                    names=tuple(spec.players[p] for p in table.players),  # type: ignore[arg-type]
+                    first_declarer=table.first_declarer,
+                    game_id=game.id,
+                    rounds_played=played,
+                    rounds_total=standings.rounds_total,
+                    complete=standings.complete,
+                    last_save=last,
+                    stale=is_stale(last, now, standings.complete, played > 0),
+                    final=final,
+                    view_token=table_view_token(view, session.number, table.number),
+                    edit_token=edit,
+                    confirm_token=derive_token(edit, CONFIRM) if edit else None,
+                )
+            )
+            results.append(TableResult(players=table.players, rounds_played=played, final=final))
+        sessions.append(
+            SessionState(
+                number=session.number,
+                sit_out=session.sit_out,
+                tables=tuple(tables),
+                complete=all(t.complete for t in tables),
+            )
+        )
+    adjustments = tuple(stored.adjustments)
+    board = leaderboard(
+        spec.players,
+        results,
+        [Adjustment(player=a.player, points=a.points, reason=a.reason) for a in adjustments],
+        spec.ranking,
+    )
+    progress = [(s.number, sum(t.rounds_played for t in s.tables), s.complete) for s in sessions]
+    return EventState(
+        stored=stored,
+        role=role,
+        spec=spec,
+        sessions=tuple(sessions),
+        leaderboard=board,
+        adjustments=adjustments,
+        closed=stored.closed,
+        session_on=session_on(progress),
+    )
+
+
+def _links(state: EventState) -> dict[str, str]:
+    """The night's absolute URLs: ``api``, ``board``, ``results``, ``csv``, and for the
+    director ``director`` and ``cards`` (pages whose URL carries the director token)."""
+    stored = state.stored
+    view = stored.view_token
+    links = {
+        "api": url_for("api_events.event", event_id=stored.id, _external=True),
+        "board": url_for("night.board", token=view, _external=True),
+        "results": url_for("night.results", token=view, _external=True),
+        "csv": url_for("night.csv", token=view, _external=True),
+    }
+    if state.role == EventRole.DIRECTOR and stored.director_token:
+        links["director"] = url_for("director.page", token=stored.director_token, _external=True)
+        links["cards"] = url_for("director.cards", token=stored.director_token, _external=True)
+    return links
+
+
+def _table_export(table: TableState) -> dict[str, Any]:
+    """One table in the API's answer (tokens and the scorer link only when it holds them)."""
+    doc: dict[str, Any] = {
+        "number": table.number,
+        "players": list(table.players),
+        "first_declarer": table.first_declarer,
+        "game_id": table.game_id,
+        "rounds_played": table.rounds_played,
+        "rounds_total": table.rounds_total,
+        "complete": table.complete,
+        "final": list(table.final),
+        "last_save": table.last_save.astimezone(UTC).isoformat().replace("+00:00", "Z") if table.last_save else None,
+    }
+    links = {"board": url_for("board.show", token=table.view_token, _external=True)}
+    if table.edit_token:
+        doc["edit_token"] = table.edit_token
+        doc["confirm_token"] = table.confirm_token
+        links = {"scorer": url_for("games.scorer", token=table.edit_token, _external=True), **links}
+    doc["links"] = links
+    return doc
+
+
+def entry_export(entry: Entry) -> dict[str, Any]:
+    """One leaderboard line (club-format.md "Leaderboard"): ``player``, ``name``, ``games``,
+    ``total`` (points, adjustment included), ``places`` (0–3 per game, halves for ties),
+    ``adjustment``, ``rank`` (None before a game) and ``provisional`` when it is."""
+    doc: dict[str, Any] = {
+        "player": entry.player,
+        "name": entry.name,
+        "games": entry.games,
+        "total": entry.total,
+        "places": entry.places,
+        "adjustment": entry.adjustment,
+        "rank": entry.rank,
+    }
+    if entry.provisional:
+        doc["provisional"] = True
+    return doc
+
+
+def event_export(state: EventState) -> dict[str, Any]:
+    """The night as the API answers it (``GET /api/v1/events/<id>``; the 201 of its creation
+    is the director's): ``id``, ``format``, ``title``, ``date``, ``timezone``, ``preset``
+    (the object), ``ranking``, ``players``, ``closed``, ``session_on``, ``view_token``,
+    ``links`` (:func:`_links`), ``sessions`` [{``number``, ``sit_out``, ``complete``,
+    ``tables`` [{``number``, ``players``, ``first_declarer``, ``game_id``, ``rounds_played``,
+    ``rounds_total``, ``complete``, ``final``, ``last_save`` (ISO 8601 UTC or null),
+    ``links`` {``board``}}]}], ``leaderboard`` (:func:`entry_export`) and ``adjustments``
+    [{``id``, ``player``, ``name``, ``points``, ``reason``, ``at``}]. For the director only:
+    ``director_token``, each table's ``edit_token`` and ``confirm_token`` and its scorer
+    link, and the ``director`` and ``cards`` links (club-format.md: these appear only in
+    answers to the creator or the director)."""
+    stored = state.stored
+    doc: dict[str, Any] = {"id": stored.id}
+    if state.role == EventRole.DIRECTOR and stored.director_token:
+        doc["director_token"] = stored.director_token
+    doc.update(
+        {
+            "view_token": stored.view_token,
+            "format": EVENT_FORMAT,
+            "title": stored.title,
+            "date": stored.date.isoformat(),
+            "timezone": stored.timezone,
+            "preset": stored.preset,
+            "ranking": stored.ranking,
+            "players": list(stored.players),
+            "closed": state.closed,
+            "session_on": state.session_on,
+            "links": _links(state),
+            "sessions": [
+                {
+                    "number": s.number,
+                    "sit_out": list(s.sit_out),
+                    "complete": s.complete,
+                    "tables": [_table_export(t) for t in s.tables],
+                }
+                for s in state.sessions
+            ],
+            "leaderboard": [entry_export(e) for e in state.leaderboard],
+            "adjustments": [
+                {
+                    "id": a.id,
+                    "player": a.player,
+                    "name": stored.players[a.player],
+                    "points": a.points,
+                    "reason": a.reason,
+                    "at": _aware(a.created_at).astimezone(UTC).isoformat().replace("+00:00", "Z"),
+                }
+                for a in state.adjustments
+            ],
+        }
+    )
+    return doc
+
+
+# -- the director's changes -----------------------------------------------------------------------
+
+
+def _lock_event(stored: StoredEvent) -> None:
+    """Start the write transaction of a change to the night and make it the only one: the
+    first statement writes its row (``updated_at``, which the board's ETag reads), so
+    PostgreSQL holds the row's lock and SQLite its write lock until the commit. A round's save
+    on one of its tables reads the row ``FOR SHARE`` (:func:`scorepad.services.night_closed`),
+    so it waits for a close in progress and then sees it."""
+    db.session.execute(update(StoredEvent).where(StoredEvent.id == stored.id).values(updated_at=utcnow()))
+    db.session.refresh(stored)
+
+
+def _int(value: Any, path: str, low: int, high: int, message: str) -> int:
+    """``value`` if it is a whole number (not a bool) in ``low..high``; ScoringError otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ScoringError(path, message, low=low, high=high)
+    return value
+
+
+def add_adjustment(stored: StoredEvent, player: Any, points: Any, reason: Any) -> StoredAdjustment:
+    """Add the director's adjustment: ``points`` (a whole number, ±100000; negative for a
+    penalty) to ``player`` (an index into the night's players), for ``reason`` (text, 1 to
+    200 characters, the rules of :mod:`scorepad.scoring.text`). Raises :class:`ScoringError`
+    at ``player``, ``points`` or ``reason``, :class:`~scorepad.services.Conflict` ("the night
+    is closed"); nothing is stored then."""
+    checked_player = _int(
+        player, "player", 0, len(stored.players) - 1, N_("the player must be a player's index, %(low)d to %(high)d")
+    )
+    checked_points = _int(
+        points, "points", -MAX_ADJUSTMENT, MAX_ADJUSTMENT, N_("the points must be a whole number, %(low)d to %(high)d")
+    )
+    if not isinstance(reason, str):
+        raise ScoringError("reason", N_("the reason must be text"))
+    text = clean_text(reason, "reason", MAX_REASON, too_long_message=N_("the reason is longer than %(limit)d characters"))
+    _lock_event(stored)
+    if stored.closed:
+        db.session.rollback()
+        raise Conflict(CLOSED)
+    row = StoredAdjustment(event_id=stored.id, player=checked_player, points=checked_points, reason=text)
+    db.session.add(row)
+    db.session.commit()
+    return row
+
+
+def _set_closed(stored: StoredEvent, closed: bool) -> None:
+    tokens = stored.director_token, stored.view_token
+    _lock_event(stored)
+    stored.closed = closed
+    db.session.commit()
+    stored.director_token, stored.view_token = tokens
+
+
+def close_event(stored: StoredEvent) -> None:
+    """Close the night: every table read-only (a round write or an adjustment is then a
+    :class:`~scorepad.services.Conflict`, "the night is closed"). Idempotent; moves the
+    night's ``updated_at`` (the board's ETag)."""
+    _set_closed(stored, True)
+
+
+def reopen_event(stored: StoredEvent) -> None:
+    """Undo :func:`close_event`. Idempotent; moves the night's ``updated_at``."""
+    _set_closed(stored, False)
+
+
+# -- the board's validator ------------------------------------------------------------------------
+
+#: The ETag's one query: the night (by its view token's digest, unique index) with the latest
+#: ``updated_at`` of its games (index ix_games_event_updated: read from the index alone).
+_STAMP_QUERY = (
+    select(
+        StoredEvent.updated_at,
+        select(func.max(StoredGame.updated_at)).where(StoredGame.event_id == StoredEvent.id).scalar_subquery(),
+    )
+    .where(StoredEvent.view_digest == bindparam("digest"))
+)
+
+
+def event_stamp(view_token: str) -> str | None:
+    """The night's ETag source for its board: the night's ``updated_at`` and the latest
+    ``updated_at`` of its games, as the database driver returns them, in text (only compared,
+    never parsed); None for an unknown view token. One indexed query, compiled once per
+    dialect and run on a pooled driver connection, as a game's board's
+    (:func:`scorepad.services.stamp`)."""
+    found = services.stamp(_STAMP_QUERY, "event", token_digest(view_token))
+    if found is None:
+        return None
+    return "/".join("" if value is None else str(value) for value in found)
+
+
+# -- the seating, changed by hand -----------------------------------------------------------------
+
+
+def swap_players(stored: StoredEvent, session: int, a: int, b: int) -> None:
+    """The organiser's change of the plan: players ``a`` and ``b`` (night indexes) trade
+    places (a seat or a sit-out) in session ``session`` (1-based), before any of that
+    session's tables has a round (:func:`scorepad.scoring.seating.swap_players`); the tables'
+    games get their new players. Raises :class:`ScoringError` for an unknown session or
+    player or ``a == b``, :class:`~scorepad.services.Conflict` when a table of the session has
+    a round or the night is closed (nothing changed)."""
+    seating = swap_seats(stored_seating(stored), session, a, b)
+    tokens = stored.director_token, stored.view_token
+    # Lock the session's games first, then the night: the order a round's save takes them in.
+    db.session.execute(
+        update(StoredGame)
+        .where(StoredGame.event_id == stored.id, StoredGame.session_number == session)
+        .values(updated_at=utcnow())
+    )
+    _lock_event(stored)
+    try:
+        if stored.closed:
+            raise Conflict(CLOSED)
+        games = event_games(stored)
+        if any(games[(session, t.number)].rounds for t in seating[session - 1].tables):
+            raise Conflict(N_("session %(n)d has started: its seating can no longer change"), n=session)
+    except Conflict:
+        db.session.rollback()
+        raise
+    for table in seating[session - 1].tables:
+        game = games[(session, table.number)]
+        game.players = [stored.players[p] for p in table.players]
+        game.first_declarer = table.first_declarer
+    stored.seating = seating_document(seating)
+    db.session.commit()
+    stored.director_token, stored.view_token = tokens
+

@@ -89,6 +89,20 @@ class ButtonForm(FlaskForm):
     """An empty form for button POSTs (undo): only the CSRF token."""
 
 
+def preset_choices(saved: Sequence[Any] = ()) -> list[SelectChoice]:
+    """The preset choices of a new game or club night: the built-ins, then ``saved`` (this
+    device's StoredPreset rows), each option carrying its default players (``data-players``)."""
+
+    def choice(pid: str, preset: Preset, group: Any) -> SelectChoice:
+        players = {"data-players": json.dumps(list(preset.default_players))} if preset.default_players else {}
+        return SelectChoice(pid, labels.preset_name(preset), render_kw=players, optgroup=str(group))
+
+    builtin_group, saved_group = _l("Built-in presets"), _l("Your presets")
+    return [choice(pid, p, builtin_group) for pid, p in BUILTIN.items()] + [
+        choice(s.public_id, s.to_preset(), saved_group) for s in saved
+    ]
+
+
 class NewGameForm(FlaskForm):
     """A new game: title, four players clockwise, the first declarer (or a draw), the preset."""
 
@@ -120,14 +134,7 @@ class NewGameForm(FlaskForm):
         # The default players of each preset, for the prefill (and presets.js on a change).
         self.default_players = {pid: list(p.default_players) for pid, p in presets.items()}
 
-        def choice(pid: str, preset: Preset, group: Any) -> SelectChoice:
-            players = {"data-players": json.dumps(list(preset.default_players))} if preset.default_players else {}
-            return SelectChoice(pid, labels.preset_name(preset), render_kw=players, optgroup=str(group))
-
-        builtin_group, saved_group = _l("Built-in presets"), _l("Your presets")
-        self.preset.choices = [choice(pid, p, builtin_group) for pid, p in BUILTIN.items()] + [
-            choice(s.public_id, presets[s.public_id], saved_group) for s in saved
-        ]
+        self.preset.choices = preset_choices(saved)
         # Flagged by to_document() when the first declarer was drawn by lot.
         self.drawn = False
 

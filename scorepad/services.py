@@ -17,13 +17,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import bindparam, delete, exists, func, or_, select, update
+from sqlalchemy import Select, bindparam, delete, exists, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from .extensions import db
-from .models import LimitCounter, SpentKey, StoredGame, StoredPreset, StoredRound, token_digest, utcnow
+from .models import LimitCounter, SpentKey, StoredEvent, StoredGame, StoredPreset, StoredRound, token_digest, utcnow
 from .scoring import BUILTIN, Game, Preset, ScoringError, parse_game, parse_preset, parse_round, preset_to_dict
 from .scoring.document import default_date, export_game, parse_replacement, round_to_dict
 from .scoring.errors import N_
@@ -71,20 +71,26 @@ def create_game(
     imported game keeps its own.
     ``creator_device`` / ``creator_address`` (see :func:`scorepad.web.device.creator`) only
     count the games one client starts. Raises :class:`ScoringError` (nothing stored)."""
-    stored, game = _new_game(document, creator_device, creator_address)
+    stored, game = add_game(document, creator_device=creator_device, creator_address=creator_address)
     db.session.commit()
     return stored, game
 
 
-def _new_game(
-    document: dict[str, Any], creator_device: str | None, creator_address: str | None
+def add_game(
+    document: dict[str, Any],
+    *,
+    edit_token: str | None = None,
+    creator_device: str | None = None,
+    creator_address: str | None = None,
 ) -> tuple[StoredGame, Game]:
     """:func:`create_game` up to its commit: the game added to the session, holding its
-    tokens. Raises :class:`ScoringError` (nothing added)."""
+    tokens. ``edit_token``: the game's edit token when it is derived from another one (a club
+    night's table: :func:`scorepad.events.table_token`), else a new one. Raises
+    :class:`ScoringError` (nothing added)."""
     game = parse_game(document, saved_for_document(document))
     if game.date is None:
         game = replace(game, date=default_date(game.timezone, clock()))
-    edit_token = new_token()
+    edit_token = edit_token or new_token()
     view_token = derive_token(edit_token, VIEW)
     stored = StoredGame(
         title=game.title,
@@ -185,9 +191,28 @@ def _lock_game(stored: StoredGame) -> None:
     :mod:`scorepad.database`), until the commit or rollback. A second phone changing the
     same game waits here and then sees the first one's rounds, so every check below runs
     against the game as it is now: never two rounds with one number, a gap after an undo,
-    or a contract declared twice by an edit racing a save."""
+    or a contract declared twice by an edit racing a save. A table of a closed club night
+    refuses every round write here: :class:`Conflict` "the night is closed" (see
+    :func:`night_closed`; the transaction is rolled back)."""
     db.session.execute(update(StoredGame).where(StoredGame.id == stored.id).values(updated_at=utcnow()))
     db.session.expire_all()  # reload the game and its rounds inside the lock
+    if stored.event_id is not None and night_closed(stored.event_id):
+        db.session.rollback()  # end the transaction: release the lock
+        raise Conflict(NIGHT_CLOSED)
+
+
+#: The refusal of a round write on a table of a closed club night (HTTP 409; club-format.md "Director").
+NIGHT_CLOSED = N_("the night is closed")
+
+
+def night_closed(event_id: int) -> bool:
+    """True when the club night ``event_id`` is closed, read inside a write's transaction
+    ``FOR SHARE`` on PostgreSQL (SQLite's write lock serialises the rest): a close in progress
+    (:func:`scorepad.events.close_event` writes the night's row) is waited for and then seen,
+    and a close waits for a save that read the night open, so no round is stored on a night
+    its director was told is closed."""
+    query = select(StoredEvent.closed).where(StoredEvent.id == event_id).with_for_update(read=True)
+    return bool(db.session.scalar(query))
 
 
 def _commit_round(stored: StoredGame, row: StoredRound) -> None:
@@ -512,30 +537,32 @@ def put_back_round(stored: StoredGame, number: int | None = None) -> tuple[Store
 
 #: The ETag's one query: the game's ``updated_at`` by its view token's digest (unique index).
 _ETAG_QUERY = select(StoredGame.updated_at).where(StoredGame.view_digest == bindparam("digest"))
-#: That query compiled for each database dialect: (SQL text, positional parameter names or None).
-_ETAG_SQL: dict[str, tuple[str, tuple[str, ...] | None]] = {}
+#: Each stamp query compiled for each database dialect, by (query name, dialect name): (SQL text,
+#: positional parameter names or None).
+_STAMP_SQL: dict[tuple[str, str], tuple[str, tuple[str, ...] | None]] = {}
 
 
-def _etag_sql(dialect: Dialect) -> tuple[str, tuple[str, ...] | None]:
-    compiled = _ETAG_SQL.get(dialect.name)
+def _stamp_sql(query: Select[Any], name: str, dialect: Dialect) -> tuple[str, tuple[str, ...] | None]:
+    key = (name, dialect.name)
+    compiled = _STAMP_SQL.get(key)
     if compiled is None:
-        statement = _ETAG_QUERY.compile(dialect=dialect)
+        statement = query.compile(dialect=dialect)
         order = tuple(statement.positiontup or ()) if statement.positional else None
-        compiled = _ETAG_SQL[dialect.name] = (statement.string, order)
+        compiled = _STAMP_SQL[key] = (statement.string, order)
     return compiled
 
 
-def updated_stamp(token: str) -> str | None:
-    """The ``updated_at`` of the game with view token ``token`` as the database driver
-    returns it, in text (only compared, never parsed); None for an unknown token.
+def stamp(query: Select[Any], name: str, digest: str) -> tuple[Any, ...] | None:
+    """The first row of ``query`` (a validator's query with one bound parameter ``digest``,
+    named ``name`` for its compiled text) as the database driver returns it, or None.
 
     This answers every poll of every board, mostly with a 304, so it is the cheapest lookup
     the database allows: the query is compiled by SQLAlchemy once per dialect and run on a
     pooled driver connection, without the ORM session or a Core result (a third of the cost
-    on SQLite). The board's ETag (:func:`scorepad.views.board.live_etag`) is built on it."""
+    on SQLite). A game's board (:func:`updated_stamp`) and a club night's
+    (:func:`scorepad.events.event_stamp`) are built on it."""
     engine = db.engine
-    sql, order = _etag_sql(engine.dialect)
-    digest = token_digest(token)  # looked up by digest, as every token (models.token_digest)
+    sql, order = _stamp_sql(query, name, engine.dialect)
     params: Any = (digest,) if order is not None else {"digest": digest}
     connection = engine.raw_connection()
     try:
@@ -547,6 +574,15 @@ def updated_stamp(token: str) -> str | None:
             cursor.close()
     finally:  # back to the pool, which ends the driver's read transaction
         connection.close()
+    return None if found is None else tuple(found)
+
+
+def updated_stamp(token: str) -> str | None:
+    """The ``updated_at`` of the game with view token ``token`` as the database driver
+    returns it, in text (only compared, never parsed); None for an unknown token. One query
+    by the token's digest (as every token: models.token_digest), run by :func:`stamp`. The
+    board's ETag (:func:`scorepad.views.board.live_etag`) is built on it."""
+    found = stamp(_ETAG_QUERY, "game", token_digest(token))
     if found is None:
         return None
     return "" if found[0] is None else str(found[0])
@@ -797,7 +833,8 @@ def start_rematch(
     preset object, title and time zone; the next player declares first), stored as
     :func:`create_game` stores a new game (new tokens, today's date where the players are;
     ``creator_*`` count it against the same limits). Returns the new game as
-    :func:`create_game` does, and True.
+    :func:`create_game` does, and True. A table of a closed club night is not played again
+    (:class:`Conflict` "the night is closed").
 
     A game is played again once: its rematch's edit token is kept on it (``rematch_sealed``),
     sealed with a key from its own edit token, so that only who holds that token opens it.
@@ -809,6 +846,9 @@ def start_rematch(
     earlier = rematch_of(stored)
     if earlier is not None:
         return (*earlier, False)
+    if stored.event_id is not None and night_closed(stored.event_id):  # held FOR SHARE until the commit
+        db.session.rollback()
+        raise Conflict(NIGHT_CLOSED)
     game = stored.to_game()
     standings = score(game).standings
     if not standings.complete:
@@ -821,7 +861,7 @@ def start_rematch(
     for result in ("standings", "date"):  # computed on export, ignored on import; the new game is dated today
         document.pop(result, None)
     old_token = stored.edit_token or ""
-    new, new_game = _new_game(document, creator_device, creator_address)
+    new, new_game = add_game(document, creator_device=creator_device, creator_address=creator_address)
     sealed = seal(old_token, REMATCH, (new.edit_token or "").encode())
     claim = (
         update(StoredGame)

@@ -1,22 +1,208 @@
 """The club night's organiser and director pages (issue 14; club-format.md "Club night",
-"Director"): creating a night, its seating plan, the printable table cards and the director's
-console, at URLs carrying the director token (``/d/<token>``)."""
+"Director"): creating a night (``/events/new``), its seating plan, the printable table cards
+and the director's console, at URLs carrying the director token (``/d/<token>``).
+
+Thin views: the forms collect (scorepad/event_forms.py), :mod:`scorepad.events` stores and
+computes (the engine decides the seating, the leaderboard and which tables stand out),
+:mod:`scorepad.pages.event` arranges, the templates (templates/events/) show.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort
+from typing import Any
 
-bp = Blueprint("director", __name__, url_prefix="/d")
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask_babel import gettext as _
+
+from .. import events, services
+from ..event_forms import AdjustmentForm, NewEventForm, SwapForm
+from ..events import EventRole, StoredEvent
+from ..forms import ButtonForm
+from ..i18n import engine_text, error_text
+from ..pages.event import event_page, inline_qr
+from ..scoring import ScoringError
+from ..web import htmx
+from ..web.device import creator, device_id
+from ..web.limits import GAME_STARTS as EVENT_STARTS  # until i14-api adds EVENT_STARTS
+from ..web.limits import limit
+
+# No url_prefix: the new-night form lives at /events/new, the director's pages under /d/.
+bp = Blueprint("director", __name__)
+
+#: The console's part that refreshes itself (htmx polling, a plain re-fetch of the block).
+CONSOLE_BLOCKS = ["console_live"]
+#: Seconds between two refreshes of the console's live part.
+POLL_SECONDS = 10
 
 
-# Endpoints the API's ``links`` point at (scorepad.views.api_events); their pages are built in this module.
-@bp.get("/<token>")
+def director_event(token: str) -> StoredEvent:
+    """The night of a director token: 404 for an unknown token, 403 for the night's view token."""
+    found = events.find_event(token)
+    if found is None:
+        abort(404)
+    stored, role = found
+    if role != EventRole.DIRECTOR:
+        abort(403, _("This is the night’s public link; the director’s pages need the director’s link."))
+    return stored
+
+
+def console_context(stored: StoredEvent, token: str, **forms: Any) -> dict[str, Any]:
+    """The console's template variables: :func:`scorepad.pages.event.event_page` of the night
+    now, its token, the poll interval, and its forms (an adjustment form with errors may be given)."""
+    state = events.event_state(stored, EventRole.DIRECTOR)
+    page = event_page(state, services.clock())
+    page.update(
+        {
+            "token": token,
+            "poll_seconds": POLL_SECONDS,
+            "adjustment_form": forms.get("adjustment_form") or AdjustmentForm(players=page["names"]),
+            "button_form": ButtonForm(),
+            "message": forms.get("message"),
+        }
+    )
+    return page
+
+
+# -- creating a night ---------------------------------------------------------------------
+
+
+def new_form(form: NewEventForm, status: int):
+    """The new-night form with what was typed, its errors and the count of players typed."""
+    today = services.clock().date().isoformat()
+    if not form.is_submitted():
+        form.date.data = form.date.data or today
+    return render_template("events/new.html", form=form, today=today, count=len(form.names())), status
+
+
+def new_at_limit(message: str):
+    """A night beyond the limits of new games and nights: 429, the reason at the top of the
+    form and what was typed kept."""
+    form = NewEventForm(saved=services.device_presets(device_id()))
+    form.form_errors.append(message)
+    return new_form(form, 429)
+
+
+@bp.route("/events/new", methods=["GET", "POST"])
+@limit(EVENT_STARTS, refuse=new_at_limit)
+def new():
+    """The new-night form; a valid one creates the night, its seating and every table's game,
+    and goes to the director's console (303). Errors name the field (422)."""
+    form = NewEventForm(saved=services.device_presets(device_id()))
+    if form.validate_on_submit():
+        try:
+            stored = events.create_event(form.to_document(), **creator())
+        except ScoringError as exc:
+            form.add_engine_error(exc.path, error_text(exc))
+        else:
+            flash(_("The night is ready: keep this page’s link, it is the director’s."))
+            return redirect(url_for("director.page", token=stored.director_token), 303)
+    return new_form(form, 422 if form.is_submitted() else 200)
+
+
+# -- the director's console ----------------------------------------------------------------
+
+
+@bp.get("/d/<token>")
 def page(token: str):
-    """The director's console of the night whose director token is ``token``."""
-    abort(404)
+    """The director's console: every table's progress, the leaderboard, adjustments, close and
+    reopen; its live part refreshes itself (htmx asks for that block alone)."""
+    stored = director_event(token)
+    return htmx.page_or_blocks("events/console.html", CONSOLE_BLOCKS, **console_context(stored, token))
 
 
-@bp.get("/<token>/cards")
+def refused(stored: StoredEvent, token: str, status: int, **forms: Any):
+    """The console with ``status`` and the refusal (a form with errors, or a ``message``)."""
+    return htmx.page_or_blocks("events/console.html", [], status=status, **console_context(stored, token, **forms))
+
+
+@bp.post("/d/<token>/adjustments")
+def add_adjustment(token: str):
+    """Add an adjustment (player, points, reason) → 303 to the console; 422 with the message
+    next to the field, 409 when the night is closed."""
+    stored = director_event(token)
+    names = events.event_state(stored, EventRole.DIRECTOR).spec.players
+    form = AdjustmentForm(players=names)
+    if form.validate_on_submit():
+        try:
+            events.add_adjustment(stored, *form.values())
+        except ScoringError as exc:
+            form.add_engine_error(exc.path, error_text(exc))
+        except services.Conflict as exc:
+            form.form_errors.append(engine_text(exc.template, **exc.params))
+            return refused(stored, token, 409, adjustment_form=form)
+        else:
+            flash(_("Adjustment added."))
+            return redirect(url_for("director.page", token=token) + "#adjustments", 303)
+    return refused(stored, token, 422, adjustment_form=form)
+
+
+def _button(token: str, action: Any, done: str):
+    """A button POST (CSRF only) that runs ``action(stored)`` → 303 to the console saying ``done``."""
+    stored = director_event(token)
+    if not ButtonForm().validate_on_submit():
+        abort(400)
+    try:
+        action(stored)
+    except services.Conflict as exc:
+        return refused(stored, token, 409, message=engine_text(exc.template, **exc.params))
+    flash(done)
+    return redirect(url_for("director.page", token=token), 303)
+
+
+@bp.post("/d/<token>/close")
+def close(token: str):
+    """Close the night: every table read-only (409 on writes) until it is reopened."""
+    return _button(token, events.close_event, _("The night is closed: every table is read-only."))
+
+
+@bp.post("/d/<token>/reopen")
+def reopen(token: str):
+    """Reopen a closed night: the tables can be scored again."""
+    return _button(token, events.reopen_event, _("The night is open again."))
+
+
+# -- seating and cards -------------------------------------------------------------------------
+
+
+@bp.route("/d/<token>/seating", methods=["GET", "POST"])
+def seating(token: str):
+    """The seating plan of every session, and a swap of two players in a session (POST →
+    303 here); refused (409, saying why) once that session has a round or the night is closed."""
+    stored = director_event(token)
+    state = events.event_state(stored, EventRole.DIRECTOR)
+    names = state.spec.players
+    form = SwapForm(sessions=len(state.sessions), players=names)
+    status = 200
+    if form.is_submitted():
+        status = 422
+        values = form.values() if form.validate() else None
+        if values is not None:
+            session, first, second = values
+            try:
+                events.swap_players(stored, session, first, second)
+            except ScoringError as exc:
+                form.form_errors.append(error_text(exc))
+            except services.Conflict as exc:
+                form.form_errors.append(engine_text(exc.template, **exc.params))
+                status = 409
+            else:
+                flash(_("Session %(n)d: %(a)s and %(b)s trade places.", n=session, a=names[first], b=names[second]))
+                return redirect(url_for("director.seating", token=token), 303)
+        state = events.event_state(stored, EventRole.DIRECTOR)
+    context = event_page(state, services.clock())
+    return render_template("events/seating.html", token=token, form=form, **context), status
+
+
+@bp.get("/d/<token>/cards")
 def cards(token: str):
-    """The printable table cards (one A4 page, a card per table with its scorer QR code)."""
-    abort(404)
+    """The printable table cards: one A4 page, a card per table of every session with its
+    players in seat order, who declares first and the QR code of its scorer page."""
+    stored = director_event(token)
+    context = event_page(events.event_state(stored, EventRole.DIRECTOR), services.clock())
+    qr = {}
+    for session in context["sessions"]:
+        for part in session["tables"]:
+            table = part["table"]
+            url = url_for("games.scorer", token=table.edit_token, _external=True)
+            qr[(table.session, table.number)] = {"svg": inline_qr(url), "url": url.split("://", 1)[-1]}
+    return render_template("events/cards.html", token=token, qr=qr, **context)

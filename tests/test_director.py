@@ -1,0 +1,306 @@
+"""The club night's organiser and director pages (issue 14; club-format.md "Club night",
+"Director"): the new-night form, the console (progress, a stale table, the leaderboard),
+adjustments, closing and reopening, the seating plan's swap and the table cards. The test
+client on a real database; expected values worked by hand from the rules."""
+
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from scorepad import events, services
+
+NAMES = ["Anne", "Beth", "Cath", "Diana", "Emma", "Fay", "Gwen", "Hope", "Iris", "June", "Kate", "Lena"]
+# barbu-rules.md, worked example without the doubles: the declarer (seat 0) takes No Queens;
+# one queen each to seats 0 and 2, two to seat 3: -6, 0, -6, -12 points by seat.
+NO_QUEENS = {"contract": "no-queens", "doubles": [], "outcome": {"queens": [1, 0, 1, 2]}}
+
+
+def night_form(**changes) -> dict:
+    form = {
+        "title": "Thursday club night",
+        "date": "2026-12-03",
+        "timezone": "Europe/Amsterdam",
+        "preset": "tournament",
+        "sessions": "2",
+        "ranking": "points",
+        "players": "\n".join(NAMES),
+    }
+    form.update(changes)
+    return form
+
+
+def create_night(client, **changes) -> str:
+    """Create a night through the form; its director token."""
+    response = client.post("/events/new", data=night_form(**changes))
+    assert response.status_code == 303, response.text
+    match = re.fullmatch(r"/d/([A-Za-z0-9_-]+)", response.headers["Location"])
+    assert match, response.headers["Location"]
+    return match.group(1)
+
+
+def table_game(app, director: str, session: int, table: int) -> tuple[int, str]:
+    """The id and edit token of a table's game."""
+    token = events.table_token(director, session, table)
+    with app.app_context():
+        found = services.find_by_token(token)
+        assert found is not None
+        return found[0].id, token
+
+
+def save_round(client, app, director: str, session: int = 1, table: int = 1):
+    game_id, token = table_game(app, director, session, table)
+    return client.post(
+        f"/api/v1/games/{game_id}/rounds", json=NO_QUEENS, headers={"Authorization": f"Bearer {token}"}
+    )
+
+
+def table_row(html: str, session: int, table: int) -> str:
+    """The console's row of a table (its <li>)."""
+    match = re.search(rf'<li class="([^"]*)" data-table="{session}-{table}">(.*?)</li>', html, re.S)
+    assert match, f"no row for table {session}-{table}"
+    return match.group(1) + " " + match.group(2)
+
+
+# -- creating a night ------------------------------------------------------------------------
+
+
+def test_the_new_night_form_shows_today_and_every_field(client):
+    html = client.get("/events/new").text
+    for name in ("title", "date", "preset", "sessions", "ranking", "players"):
+        assert f'name="{name}"' in html
+    assert 'value="tournament"' in html  # the game form's presets
+    assert "Players listed: 0" in html
+
+
+def test_a_night_created_through_the_form_opens_the_console_with_its_tables(client):
+    director = create_night(client)
+    html = client.get(f"/d/{director}").text
+    assert "Thursday club night" in html
+    # 12 players: 3 tables of 4 in each of the 2 sessions, nobody sitting out.
+    for session in (1, 2):
+        for table in (1, 2, 3):
+            row = table_row(html, session, table)
+            assert "0 of 28 rounds played" in row
+            assert "not started" in row
+            assert f"/g/{events.table_token(director, session, table)}" in row
+        assert f'data-table="{session}-4"' not in html
+    assert "Sitting out" not in html
+    # The leaderboard lists everyone, unranked before any round.
+    for name in NAMES:
+        assert name in html
+
+
+def test_the_console_links_the_nights_other_pages(client):
+    director = create_night(client)
+    html = client.get(f"/d/{director}").text
+    for path in (f"/d/{director}/seating", f"/d/{director}/cards", "/n/", "/results"):
+        assert path in html
+
+
+def test_a_pasted_list_with_bullets_and_blank_lines_gives_its_names(client):
+    pasted = "1. Anne\n2. Beth\n\n- Cath\n• Diana\n  Emma  \n"
+    director = create_night(client, players=pasted, sessions="1")
+    html = client.get(f"/d/{director}/seating").text
+    for name in ("Anne", "Beth", "Cath", "Diana", "Emma"):
+        assert f"<bdi>{name}</bdi>" in html
+    assert "1. Anne" not in html
+    # 5 players: one table of 4, one player sitting out.
+    assert "Sitting out:" in html
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"players": "Anne\nBeth\nCath"}, "players"),  # fewer than 4 players
+        ({"players": "Anne\nBeth\nCath\nanne\nEmma"}, "players"),  # duplicate after case-folding
+        ({"sessions": "7"}, "sessions"),
+        ({"sessions": "two"}, "sessions"),
+        ({"ranking": "luck"}, "ranking"),
+        ({"date": "2026-13-45"}, "date"),
+        ({"preset": "no-such-preset"}, "preset"),
+    ],
+)
+def test_a_bad_night_is_refused_naming_the_field_and_nothing_is_stored(app, client, changes, field):
+    response = client.post("/events/new", data=night_form(**changes))
+    assert response.status_code == 422
+    assert f'id="{field}-error"' in response.text
+    with app.app_context():
+        from scorepad.models import StoredEvent  # noqa: PLC0415 (the table, only to count it)
+
+        assert services.db.session.query(StoredEvent).count() == 0
+
+
+def test_a_duplicate_name_is_shown_with_its_line(client):
+    response = client.post("/events/new", data=night_form(players="Anne\nBeth\nCath\nanne\nEmma"))
+    assert response.status_code == 422
+    assert "Line 4 (anne)" in response.text
+
+
+# -- the console ---------------------------------------------------------------------------
+
+
+def test_a_table_without_a_save_for_ten_minutes_stands_out(app, client):
+    director = create_night(client)
+    assert save_round(client, app, director, 1, 1).status_code == 201
+    assert save_round(client, app, director, 1, 2).status_code == 201
+    # Four minutes later: both tables saved 4 minutes ago, none stands out.
+    app.config["CLOCK"] = lambda: datetime.now(UTC) + timedelta(minutes=4, seconds=10)
+    html = client.get(f"/d/{director}").text
+    assert "saved 4 minutes ago" in table_row(html, 1, 1)
+    assert "table-stale" not in html
+    # Eleven minutes later table 2 saves again: table 1 alone stands out, with a word.
+    app.config["CLOCK"] = lambda: datetime.now(UTC) + timedelta(minutes=11)
+    with app.app_context():
+        game_id, _token = table_game(app, director, 1, 2)
+        stored = services.db.session.get(services.StoredGame, game_id)
+        stored.updated_at = datetime.now(UTC) + timedelta(minutes=10)
+        services.db.session.commit()
+    html = client.get(f"/d/{director}").text
+    first, second, third = (table_row(html, 1, n) for n in (1, 2, 3))
+    assert "table-stale" in first and "No save for 10 min" in first
+    assert "table-stale" not in second and "No save for 10 min" not in second
+    # A table that has not started is waiting for its players, not stale.
+    assert "table-stale" not in third
+    assert "1 table has not saved for 10 minutes." in html
+
+
+def test_the_console_refreshes_its_live_part_alone(app, client):
+    director = create_night(client)
+    response = client.get(f"/d/{director}", headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert response.text.lstrip().startswith('<div id="console_live"')
+    assert "Adjustments" not in response.text
+    assert "HX-Request" in response.headers["Vary"]
+    page = client.get(f"/d/{director}").text
+    assert 'hx-trigger="every 10s"' in page
+
+
+def test_the_leaderboard_ranks_the_players_of_a_started_table(app, client):
+    director = create_night(client)
+    assert save_round(client, app, director, 1, 1).status_code == 201
+    with app.app_context():
+        found = events.find_event(director)
+        assert found is not None
+        seating = found[0].seating
+    seats = seating[0]["tables"][0]["players"]
+    html = client.get(f"/d/{director}").text
+    board = html[html.index('id="leaderboard"') :]
+    rows = re.findall(r"<tr>\s*<td>([^<]*)</td>\s*<th scope=\"row\"><bdi>([^<]*)</bdi>", board)
+    # Seat 1 (0 points) first; seats 0 and 2 (-6 each) share rank 2; seat 3 (-12) is 4th; the
+    # eight players of tables without a round follow unranked.
+    assert rows[0] == ("1", NAMES[seats[1]])
+    assert sorted(rows[1:3]) == sorted([("2", NAMES[seats[0]]), ("2", NAMES[seats[2]])])
+    assert rows[3] == ("4", NAMES[seats[3]])
+    assert [rank for rank, _ in rows[4:]] == ["–"] * 8
+
+
+# -- adjustments, close and reopen ---------------------------------------------------------
+
+
+def test_an_adjustment_is_added_and_listed(client):
+    director = create_night(client)
+    response = client.post(f"/d/{director}/adjustments", data={"player": "2", "points": "−10", "reason": "late"})
+    assert response.status_code == 303
+    html = client.get(f"/d/{director}").text
+    listed = html[html.index('id="adjustments"') :]
+    assert "<bdi>Cath</bdi>" in listed and "−10" in listed and "late" in listed
+
+
+@pytest.mark.parametrize(
+    ("form", "field"),
+    [
+        ({"player": "2", "points": "ten", "reason": "late"}, "points"),
+        ({"player": "99", "points": "5", "reason": "late"}, "player"),
+    ],
+)
+def test_a_bad_adjustment_is_refused_naming_the_field(client, form, field):
+    director = create_night(client)
+    response = client.post(f"/d/{director}/adjustments", data=form)
+    assert response.status_code == 422
+    assert f'id="{field}-error"' in response.text
+    assert "No adjustments yet." in response.text
+
+
+def test_a_closed_night_refuses_rounds_and_adjustments_until_reopened(app, client):
+    director = create_night(client)
+    assert client.post(f"/d/{director}/close").status_code == 303
+    html = client.get(f"/d/{director}").text
+    assert "Every table is read-only." in html and "Reopen the night" in html
+    assert save_round(client, app, director).status_code == 409
+    refused = client.post(f"/d/{director}/adjustments", data={"player": "0", "points": "5", "reason": "bonus"})
+    assert refused.status_code == 409
+    assert "the night is closed" in refused.text.lower()
+    assert client.post(f"/d/{director}/reopen").status_code == 303
+    assert "Close the night" in client.get(f"/d/{director}").text
+    assert save_round(client, app, director).status_code == 201
+
+
+# -- tokens --------------------------------------------------------------------------------
+
+
+def test_the_nights_view_token_does_not_open_the_directors_pages(app, client):
+    director = create_night(client)
+    with app.app_context():
+        found = events.find_event(director)
+        assert found is not None
+        view = events.event_state(found[0], events.EventRole.DIRECTOR).stored.view_token
+    assert view and view != director
+    for path in ("", "/seating", "/cards"):
+        assert client.get(f"/d/{view}{path}").status_code == 403
+        assert client.get(f"/d/nosuchtoken{path}").status_code == 404
+
+
+# -- seating -------------------------------------------------------------------------------
+
+
+def seated_names(html: str, session: int) -> list[list[str]]:
+    """The seating plan's tables of a session, names in seat order."""
+    part = html[html.index(f'id="session-{session}"') :]
+    part = part[: part.index("</section>")]
+    return [re.findall(r"<bdi>([^<]*)</bdi>", table) for table in re.findall(r'<ol class="seat-list">(.*?)</ol>', part, re.S)]
+
+
+def test_two_players_trade_places_before_their_session_starts(app, client):
+    director = create_night(client)
+    before = seated_names(client.get(f"/d/{director}/seating").text, 1)
+    a, b = before[0][0], before[1][2]
+    data = {"session": "1", "first": str(NAMES.index(a)), "second": str(NAMES.index(b))}
+    response = client.post(f"/d/{director}/seating", data=data)
+    assert response.status_code == 303
+    after = seated_names(client.get(f"/d/{director}/seating").text, 1)
+    assert after[0][0] == b and after[1][2] == a
+    assert after[2] == before[2]
+
+
+def test_a_swap_is_refused_once_its_session_has_a_round(app, client):
+    director = create_night(client)
+    assert save_round(client, app, director, 1, 1).status_code == 201
+    before = client.get(f"/d/{director}/seating").text
+    response = client.post(f"/d/{director}/seating", data={"session": "1", "first": "0", "second": "1"})
+    assert response.status_code == 409
+    assert 'role="alert"' in response.text
+    assert seated_names(response.text, 1) == seated_names(before, 1)
+    # Session 2 has not started: its seating can still change.
+    assert client.post(f"/d/{director}/seating", data={"session": "2", "first": "0", "second": "1"}).status_code == 303
+
+
+# -- table cards ---------------------------------------------------------------------------
+
+
+def test_the_cards_page_has_one_qr_code_per_table_with_its_scorer_url(client):
+    director = create_night(client)
+    html = client.get(f"/d/{director}/cards").text
+    assert html.count('<article class="table-card"') == 6
+    assert html.count("<svg") == 6
+    for session in (1, 2):
+        for table in (1, 2, 3):
+            assert f"localhost/g/{events.table_token(director, session, table)}" in html
+    assert "data-print" in html
+
+
+def test_a_tables_scorer_page_says_which_table_and_session(app, client):
+    director = create_night(client)
+    _game_id, token = table_game(app, director, 2, 3)
+    html = client.get(f"/g/{token}").text
+    assert "Table 3 · session 2" in html
