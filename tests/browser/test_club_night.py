@@ -73,11 +73,14 @@ def print_cards(page: Page, shot, screenshot_dir) -> None:
     for card in cards.all():
         expect(card.locator(".seat-list li")).to_have_count(4)
         expect(card.locator(".card-qr svg")).to_have_count(1)
+    # Printed, the page is laid out at the paper's width, whatever the phone's: A4 at 96 dpi.
+    page.set_viewport_size({"width": 794, "height": 1123})
     page.emulate_media(media="print")
     shot("02-cards-print")
     pdf = screenshot_dir / "club-night-cards.pdf"
     page.pdf(path=str(pdf), format="A4", print_background=True)
     page.emulate_media(media="screen")
+    page.set_viewport_size({"width": 390, "height": 844})
     if shutil.which("pdftoppm"):
         subprocess.run(
             ["pdftoppm", "-png", "-r", "60", str(pdf), str(screenshot_dir / "club-night-cards-a4")], check=True
@@ -86,7 +89,15 @@ def print_cards(page: Page, shot, screenshot_dir) -> None:
 
 
 def leaderboard_column(page: Page, css: str):
+    """The cells ``css`` of every line of the event board's leaderboard, top to bottom."""
     return page.locator(f"#night_leaderboard tbody {css}")
+
+
+def leaderboard_line(page: Page, name: str):
+    """The leaderboard's line of the player ``name``."""
+    return page.locator("#night_leaderboard tbody tr").filter(
+        has=page.locator("th.name", has_text=re.compile(f"^{re.escape(name)}$"))
+    )
 
 
 def test_a_club_night_on_phones(live_server, browser, phones, screenshot_dir):
@@ -117,10 +128,7 @@ def test_a_club_night_on_phones(live_server, browser, phones, screenshot_dir):
     save_round(scorer_1, 1)
     # Table 1 alone: its seat 2 took the King (−20), the three others 0; they rank on their
     # average: the three at 0 share rank 1, the King's taker is 4th; table 2 and 3 not yet.
-    king = table_1[2]
-    expect(viewer.locator("#night_leaderboard tbody tr").filter(has_text=king).locator("td.total")).to_have_text(
-        f"{MINUS}20", timeout=WAIT
-    )
+    expect(leaderboard_line(viewer, table_1[2]).locator("td.total")).to_have_text(f"{MINUS}20", timeout=WAIT)
     expect(leaderboard_column(viewer, "td.rank")).to_have_text(["1", "1", "1", "4"] + ["–"] * 8)
 
     fill_round(scorer_2, TABLE_2_ROUND, 0)
@@ -133,6 +141,14 @@ def test_a_club_night_on_phones(live_server, browser, phones, screenshot_dir):
         ["0"] * 5 + [f"{MINUS}10", f"{MINUS}20", f"{MINUS}20"] + ["0"] * 4
     )
     expect(leaderboard_column(viewer, "th.name").nth(5)).to_have_text(table_2[0])
+    # Places: the players at the table with a lower final, plus half of those with an equal one.
+    # Table 1 by seat: 0, 0, −20, 0; table 2 by seat: −10, −20, 0, 0.
+    places = {
+        **dict(zip(table_1, ["2", "2", "0", "2"], strict=True)),
+        **dict(zip(table_2, ["1", "0", "2.5", "2.5"], strict=True)),
+    }
+    for name, value in places.items():
+        expect(leaderboard_line(viewer, name).locator("td:nth-child(5)")).to_have_text(value)
     expect(leaderboard_column(viewer, "td:nth-child(3)")).to_have_text(["1"] * 8 + ["0"] * 4)  # games
     progress = viewer.locator("#night_session_1 .night-table-status")
     expect(progress).to_have_text(["1 of 28 rounds", "1 of 28 rounds", "not started"])
@@ -155,7 +171,8 @@ def test_a_club_night_on_phones(live_server, browser, phones, screenshot_dir):
     with scorer_1.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/rounds")) as answer:
         scorer_1.get_by_role("button", name="Save round 2").tap()
     assert answer.value.status == 409
-    expect(scorer_1.locator("[data-refusal='conflict']")).to_contain_text("The night is closed")
+    # The phone keeps the refused round (the offline outbox's card) with the server's reason.
+    expect(scorer_1.locator("#outbox")).to_contain_text("The night is closed")
     expect(scorer_1.locator("#round-2")).to_have_count(0)
     shot("09-scorer-refused", scorer_1)
 
@@ -163,8 +180,13 @@ def test_a_club_night_on_phones(live_server, browser, phones, screenshot_dir):
     tv = browser.new_page(viewport={"width": 1920, "height": 1080})
     try:
         tv.goto(urljoin(viewer.url, viewer.get_by_role("link", name="Big screen").get_attribute("href")))
-        expect(tv.locator("#night_leaderboard")).to_be_visible()
+        expect(tv.locator(".night-status")).to_contain_text("The night is closed")
         assert tv.evaluate("document.documentElement.scrollHeight") <= 1080
+        # All twelve players on the screen, each line whole (a night of 12 needs no "more" line).
+        lines = tv.locator("#night_leaderboard tbody tr")
+        expect(lines).to_have_count(12)
+        bottoms = lines.evaluate_all("rows => rows.map(row => row.getBoundingClientRect().bottom)")
+        assert max(bottoms) <= 1080, f"leaderboard lines below the TV's window: {bottoms}"
         shot("10-tv", tv)
     finally:
         tv.close()
