@@ -84,6 +84,13 @@ class Config:
     MAX_GAMES_PER_DEVICE = int(os.environ.get("MAX_GAMES_PER_DEVICE", "200"))
     MAX_GAMES_PER_ADDRESS_BURST = int(os.environ.get("MAX_GAMES_PER_ADDRESS_BURST", "150"))
     MAX_GAMES_PER_ADDRESS = int(os.environ.get("MAX_GAMES_PER_ADDRESS", "1000"))
+    # Club nights (issue 14; scorepad.web.limits.EVENT_STARTS): one request starts up to 300
+    # games (50 tables x 6 sessions), so nights count apart from games, with smaller numbers: a
+    # director creates one or two a night (a retry, a second room), a club's laptop a few a day.
+    MAX_EVENTS_PER_DEVICE_BURST = int(os.environ.get("MAX_EVENTS_PER_DEVICE_BURST", "10"))
+    MAX_EVENTS_PER_DEVICE = int(os.environ.get("MAX_EVENTS_PER_DEVICE", "30"))
+    MAX_EVENTS_PER_ADDRESS_BURST = int(os.environ.get("MAX_EVENTS_PER_ADDRESS_BURST", "20"))
+    MAX_EVENTS_PER_ADDRESS = int(os.environ.get("MAX_EVENTS_PER_ADDRESS", "100"))
     # Saved presets: at most this many kept by one device (a count of its rows: deleting one
     # frees its place), this many saved by one device in LIMIT_WINDOW (the API with a
     # browser's cookie keeps no owner, so the count of rows alone would not bound it), and this

@@ -56,6 +56,8 @@ __all__ = [
     "EventRole",
     "EventState",
     "SessionState",
+    "StoredAdjustment",
+    "StoredEvent",
     "TableState",
     "add_adjustment",
     "authorize_event",
@@ -134,7 +136,7 @@ def stored_seating(stored: StoredEvent) -> Seating:
         Session(
             number=s["number"],
             tables=tuple(
-                Table(number=t["number"], players=tuple(t["players"]), first_declarer=t["first_declarer"])  # type: ignore[arg-type]
+                Table(number=t["number"], players=tuple(t["players"]), first_declarer=t["first_declarer"])
                 for t in s["tables"]
             ),
             sit_out=tuple(s["sit_out"]),
@@ -543,7 +545,9 @@ def add_adjustment(stored: StoredEvent, player: Any, points: Any, reason: Any) -
     )
     if not isinstance(reason, str):
         raise ScoringError("reason", N_("the reason must be text"))
-    text = clean_text(reason, "reason", MAX_REASON, too_long_message=N_("the reason is longer than %(limit)d characters"))
+    text = clean_text(
+        reason, "reason", MAX_REASON, too_long_message=N_("the reason is longer than %(limit)d characters")
+    )
     _lock_event(stored)
     if stored.closed:
         db.session.rollback()
@@ -578,13 +582,10 @@ def reopen_event(stored: StoredEvent) -> None:
 
 #: The ETag's one query: the night (by its view token's digest, unique index) with the latest
 #: ``updated_at`` of its games (index ix_games_event_updated: read from the index alone).
-_STAMP_QUERY = (
-    select(
-        StoredEvent.updated_at,
-        select(func.max(StoredGame.updated_at)).where(StoredGame.event_id == StoredEvent.id).scalar_subquery(),
-    )
-    .where(StoredEvent.view_digest == bindparam("digest"))
-)
+_STAMP_QUERY = select(
+    StoredEvent.updated_at,
+    select(func.max(StoredGame.updated_at)).where(StoredGame.event_id == StoredEvent.id).scalar_subquery(),
+).where(StoredEvent.view_digest == bindparam("digest"))
 
 
 def event_stamp(view_token: str) -> str | None:
@@ -634,4 +635,3 @@ def swap_players(stored: StoredEvent, session: int, a: int, b: int) -> None:
     stored.seating = seating_document(seating)
     db.session.commit()
     stored.director_token, stored.view_token = tokens
-

@@ -542,7 +542,7 @@ _ETAG_QUERY = select(StoredGame.updated_at).where(StoredGame.view_digest == bind
 _STAMP_SQL: dict[tuple[str, str], tuple[str, tuple[str, ...] | None]] = {}
 
 
-def _stamp_sql(query: Select[Any], name: str, dialect: Dialect) -> tuple[str, tuple[str, ...] | None]:
+def _stamp_sql(query: Select, name: str, dialect: Dialect) -> tuple[str, tuple[str, ...] | None]:
     key = (name, dialect.name)
     compiled = _STAMP_SQL.get(key)
     if compiled is None:
@@ -552,7 +552,7 @@ def _stamp_sql(query: Select[Any], name: str, dialect: Dialect) -> tuple[str, tu
     return compiled
 
 
-def stamp(query: Select[Any], name: str, digest: str) -> tuple[Any, ...] | None:
+def stamp(query: Select, name: str, digest: str) -> tuple[Any, ...] | None:
     """The first row of ``query`` (a validator's query with one bound parameter ``digest``,
     named ``name`` for its compiled text) as the database driver returns it, or None.
 

@@ -1,11 +1,115 @@
 """JSON API ``/api/v1/events``: club nights (club-format.md "Club night"), authorised by the
-night's director token or view token."""
+night's director token or view token (``Authorization: Bearer <token>``):
+
+- ``POST /events`` (no token) → 201 with the night as its director sees it, tokens included;
+- ``GET /events/<id>`` (director or view token) → 200, the night (:func:`scorepad.events.event_export`);
+- ``POST /events/<id>/adjustments`` ``{"player", "points", "reason"}`` (director) → 201;
+- ``POST /events/<id>/close``, ``…/reopen`` (director) → 200 with the night.
+
+Errors, as for games: no token 401; a token of another night (or an unknown id) 404; the view
+token on a write 403; bad input 422 ``{"error", "path"}`` with nothing stored; a write on a
+closed night 409 ``the night is closed``."""
 
 from __future__ import annotations
 
-from flask import Blueprint
+from flask import Blueprint, Response, abort, jsonify
 
+from .. import events
+from ..events import EventRole, StoredEvent
 from ..extensions import csrf
+from ..scoring import ScoringError
+from ..services import Conflict
+from ..web.device import creator
+from ..web.errors import error_response
+from ..web.json_input import request_json
+from ..web.limits import EVENT_STARTS, limit
+from ..web.loaders import bearer_token
 
 bp = Blueprint("api_events", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)  # bearer tokens, not cookies, authorise the API
+
+
+def api_event(event_id: int, write: bool) -> tuple[StoredEvent, str]:
+    """The night and the reader's role if the bearer token is its director or view token:
+    401 without a token, 404 for an unknown night or another night's token, 403 for the
+    view token on a write (``write``)."""
+    found = events.authorize_event(event_id, bearer_token("the night's director or view token"))
+    if found is None:
+        abort(error_response(404, "no club night with this id and token"))
+    stored, role = found
+    if write and role != EventRole.DIRECTOR:
+        abort(error_response(403, "this is the night's view token; changing the night needs its director token"))
+    return stored, role
+
+
+def answer(stored: StoredEvent, role: str, status: int = 200) -> Response:
+    """The night as ``role`` sees it, with ``status``; 201s carry its API URL in ``Location``."""
+    doc = events.event_export(events.event_state(stored, role))
+    response = jsonify(doc)
+    response.status_code = status
+    if status == 201:
+        response.headers["Location"] = doc["links"]["api"]
+    return response
+
+
+@bp.post("/events")
+@limit(EVENT_STARTS)
+def create_event():
+    """Create a club night from a night document (club-format.md "Club night") → 201 with its
+    id, director and view tokens (shown this once), links and every session's tables (each
+    with its game id, edit and confirm tokens and scorer link); 422 ``{"error", "path"}`` for
+    bad input (nothing stored). Counts against :data:`~scorepad.web.limits.EVENT_STARTS`."""
+    try:
+        stored = events.create_event(request_json(), **creator())
+    except ScoringError as exc:
+        return error_response(422, exc.message, path=exc.path)
+    return answer(stored, EventRole.DIRECTOR, 201)
+
+
+@bp.get("/events/<int:event_id>")
+def event(event_id: int):
+    """The night (director or view token): sessions and tables with progress, the
+    leaderboard, adjustments, ``closed``. The view token's answer has no edit, confirm or
+    director token and no link that carries one."""
+    stored, role = api_event(event_id, write=False)
+    return answer(stored, role)
+
+
+@bp.post("/events/<int:event_id>/adjustments")
+def add_adjustment(event_id: int):
+    """Add a director's adjustment ``{"player": index, "points": n, "reason": "…"}`` → 201
+    with it (``id``, ``player``, ``name``, ``points``, ``reason``); it is listed in the
+    night's ``adjustments`` and counts in the player's ``total``. 422 at ``player``,
+    ``points`` or ``reason``; 409 when the night is closed."""
+    stored, _role = api_event(event_id, write=True)
+    doc = request_json()
+    if not isinstance(doc, dict):
+        return error_response(422, "an adjustment must be a JSON object", path="")
+    try:
+        row = events.add_adjustment(stored, doc.get("player"), doc.get("points"), doc.get("reason"))
+    except ScoringError as exc:
+        return error_response(422, exc.message, path=exc.path)
+    except Conflict as exc:
+        return error_response(409, exc.message)
+    response = jsonify(
+        id=row.id, player=row.player, name=stored.players[row.player], points=row.points, reason=row.reason
+    )
+    response.status_code = 201
+    return response
+
+
+@bp.post("/events/<int:event_id>/close")
+def close(event_id: int):
+    """Close the night (director): every table read-only, round writes and adjustments answer
+    409 ``the night is closed``; idempotent → 200 with the night (``"closed": true``)."""
+    stored, role = api_event(event_id, write=True)
+    events.close_event(stored)
+    return answer(stored, role)
+
+
+@bp.post("/events/<int:event_id>/reopen")
+def reopen(event_id: int):
+    """Reopen a closed night (director); idempotent → 200 with the night (``"closed": false``)."""
+    stored, role = api_event(event_id, write=True)
+    events.reopen_event(stored)
+    return answer(stored, role)

@@ -30,7 +30,8 @@ day) times a device's day. A script on the API without a cookie spends only the 
 bucket.
 
 How it counts: each POST counts one creation per request, whatever it creates, so a request
-that starts many games at once (a club night's tables, issue #14) counts once. The counts
+that starts many games at once (a club night's tables, issue #14) counts once, in the club
+nights' own buckets (:data:`EVENT_STARTS`). The counts
 are taken before the view runs, by one atomic ``INSERT … ON CONFLICT DO UPDATE … WHERE count <
 most RETURNING count`` per bucket (:func:`scorepad.services.take_one`), in the database
 transaction that the view then commits with the game or preset it creates. So the count and
@@ -152,6 +153,27 @@ def _address_presets(n: int, window: str, wait: str) -> str:
     )
 
 
+def _device_events(n: int, window: str, wait: str) -> str:
+    return ngettext(
+        "This device has created %(num)d club night, the most allowed within %(window)s; try again in %(wait)s.",
+        "This device has created %(num)d club nights, the most allowed within %(window)s; try again in %(wait)s.",
+        n,
+        window=window,
+        wait=wait,
+    )
+
+
+def _address_events(n: int, window: str, wait: str) -> str:
+    return ngettext(
+        "%(num)d club night was created from this network, the most allowed within %(window)s; try again in %(wait)s.",
+        "%(num)d club nights were created from this network, the most allowed within %(window)s; "
+        "try again in %(wait)s.",
+        n,
+        window=window,
+        wait=wait,
+    )
+
+
 def presets_kept_exceeded() -> str | None:
     """The message for a device (pages only: the API has none) that keeps its allowed number
     of presets, or None."""
@@ -175,6 +197,18 @@ GAME_STARTS = Limit(
         Rule("device", "LIMIT_WINDOW", "MAX_GAMES_PER_DEVICE", _device_games),
         Rule("address", "LIMIT_BURST_WINDOW", "MAX_GAMES_PER_ADDRESS_BURST", _address_games),
         Rule("address", "LIMIT_WINDOW", "MAX_GAMES_PER_ADDRESS", _address_games),
+    ),
+)
+#: Club nights created (issue 14): one creation per night, whatever its number of tables, in
+#: buckets of their own ("events"), with their own, smaller numbers (MAX_EVENTS_* in scorepad.config).
+EVENT_STARTS = Limit(
+    "events",
+    _l("Too many club nights"),
+    (
+        Rule("device", "LIMIT_BURST_WINDOW", "MAX_EVENTS_PER_DEVICE_BURST", _device_events),
+        Rule("device", "LIMIT_WINDOW", "MAX_EVENTS_PER_DEVICE", _device_events),
+        Rule("address", "LIMIT_BURST_WINDOW", "MAX_EVENTS_PER_ADDRESS_BURST", _address_events),
+        Rule("address", "LIMIT_WINDOW", "MAX_EVENTS_PER_ADDRESS", _address_events),
     ),
 )
 PRESET_SAVES = Limit(
