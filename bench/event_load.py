@@ -21,6 +21,7 @@ The last line reads `304 ratio: R, save p99: X ms, board render p50: Y ms, error
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import threading
 import time
@@ -134,9 +135,11 @@ def event_load(args) -> None:
         etag = live_etag(port, live)
 
         base = f"http://{HOST}:{port}"
+        workers = os.environ.get("WEB_CONCURRENCY", os.cpu_count())
         print(
-            f"gunicorn on {base}; a night of {args.players} players, {len(tables)} tables "
-            f"(created in {created_ms:.0f} ms); polling {live}; warming up",
+            f"gunicorn on {base} ({os.cpu_count()} cores, {workers} workers, load {os.getloadavg()[0]:.1f}); "
+            f"a night of {args.players} players, {len(tables)} tables (created in {created_ms:.0f} ms); "
+            f"polling {live}; warming up",
             flush=True,
         )
         ceiling, unchanged = ratio_phases(binary, base, live, etag, args)
@@ -167,7 +170,7 @@ def event_load(args) -> None:
         render_p50 = statistics.median(times["page"])
         print(
             f"304 ratio: {ratio:.2f}, save p99: {saves.quantiles()[1]:.1f} ms, "
-            f"board render p50: {render_p50:.1f} ms, errors: {errors}"
+            f"board render p50: {render_p50:.1f} ms, errors: {errors} (load {os.getloadavg()[0]:.1f})"
         )
 
 
