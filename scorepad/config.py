@@ -41,6 +41,9 @@ class Config:
     # A game started without a date is dated today in its time zone by this clock: None is the
     # system's; a test sets a function returning an aware datetime (scorepad.services.clock).
     CLOCK = None
+    # A club night's draws (seating, seat order, first declarers) come from this: None is the
+    # system's random source; a test sets a function returning a random.Random (scorepad.events.night_random).
+    EVENT_RANDOM = None
     LANGUAGES = ["en", "de", "nl", "fr"]
     BABEL_DEFAULT_LOCALE = "en"
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import url_for
+from flask import current_app, url_for
 from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.orm import selectinload
 
@@ -145,6 +145,15 @@ def stored_seating(stored: StoredEvent) -> Seating:
     )
 
 
+def night_random() -> random.Random:
+    """Where a new night's draws come from (the seating, seat orders, first declarers): the
+    app's ``EVENT_RANDOM`` setting when it has one (a function returning a
+    :class:`random.Random`, so that a test can say who declares first), else the system's
+    random source."""
+    make = current_app.config.get("EVENT_RANDOM") or random.SystemRandom
+    return make()
+
+
 def create_event(
     document: Any, *, creator_device: str | None = None, creator_address: str | None = None
 ) -> StoredEvent:
@@ -156,7 +165,7 @@ def create_event(
     UTC) and time zone. The returned night holds ``director_token`` and ``view_token``
     (shown this once). ``creator_*`` only count the nights one client creates. Raises
     :class:`ScoringError` with the path of the bad input (nothing stored)."""
-    spec = parse_event(document, services.saved_for_document(document), random.SystemRandom())
+    spec = parse_event(document, services.saved_for_document(document), night_random())
     day = spec.date or default_date(spec.timezone, services.clock())
     director = new_token()
     view = derive_token(director, VIEW)
@@ -538,15 +547,17 @@ def add_adjustment(stored: StoredEvent, player: Any, points: Any, reason: Any) -
     at ``player``, ``points`` or ``reason``, :class:`~scorepad.services.Conflict` ("the night
     is closed"); nothing is stored then."""
     checked_player = _int(
-        player, "player", 0, len(stored.players) - 1, N_("the player must be a player's index, %(low)d to %(high)d")
+        player, "player", 0, len(stored.players) - 1, N_("the player must be a player’s index, %(low)d to %(high)d")
     )
     checked_points = _int(
         points, "points", -MAX_ADJUSTMENT, MAX_ADJUSTMENT, N_("the points must be a whole number, %(low)d to %(high)d")
     )
-    if not isinstance(reason, str):
-        raise ScoringError("reason", N_("the reason must be text"))
     text = clean_text(
-        reason, "reason", MAX_REASON, too_long_message=N_("the reason is longer than %(limit)d characters")
+        reason,
+        "reason",
+        MAX_REASON,
+        too_long_message=N_("the reason is longer than %(limit)d characters"),
+        empty_message=N_("give the adjustment’s reason"),
     )
     _lock_event(stored)
     if stored.closed:

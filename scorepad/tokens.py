@@ -47,12 +47,19 @@ def derive_token(parent: str, purpose: str) -> str:
     This is the one place capabilities are derived. Purposes in use:
 
     - ``"view"``: a game's view token from its edit token
-      (:func:`scorepad.services.view_token_of`; games started before it have a sealed random one).
+      (:func:`scorepad.services.view_token_of`; games started before it have a sealed random one),
+      and a club night's view token from its director token (:mod:`scorepad.events`, #14);
+    - ``"table:<session>:<table>"`` (both 1-based, e.g. ``"table:2:3"``): a club night's table,
+      its game's edit token from the night's director token
+      (:func:`scorepad.events.table_token`), and its game's view token from the night's view
+      token (:func:`scorepad.events.table_view_token`; the game keeps that one sealed with its
+      edit token, as a game started before derived view tokens keeps its random one), so that
+      the night's board links every table's board;
+    - ``"confirm"``: a club night table's confirm token from its edit token (#14 shows it on
+      the table cards; #15 gives every game one and checks it).
 
-    A later capability derives from its parent here, with its own purpose: a round's
-    confirmation token from the edit token (``"confirm"``, #15), a club night's table links
-    from the director's token (``"table:<n>"``, #14). A purpose keeps its meaning and its
-    spelling forever: changing it would change every link already shared."""
+    A later capability derives from its parent here, with its own purpose. A purpose keeps its
+    meaning and its spelling forever: changing it would change every link already shared."""
     mac = hmac.new(parent.encode(), purpose.encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(mac[:TOKEN_BYTES]).decode("ascii")
 

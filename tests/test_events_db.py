@@ -1,0 +1,280 @@
+"""Club nights on the database (scorepad/events.py): tokens kept as digests only, finding a
+night by a token, the tables' tokens, the board's validator (one indexed query), a close
+racing a save, the organiser's swap before a session starts, stale tables. On SQLite, and on
+PostgreSQL when TEST_DATABASE_URL names one.
+
+Expected values are worked out by hand in the comments, never from the code under test."""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import text
+
+from scorepad import events, services
+from scorepad.extensions import db
+from scorepad.models import StoredEvent, StoredGame, token_digest
+from scorepad.tokens import derive_token
+
+from .test_api_events import NIGHT, FirstSeat, no_queens, no_tricks, play_the_example, post_round, table
+from .test_tokens_at_rest import every_value
+
+EVENING = datetime(2026, 12, 3, 19, 30, tzinfo=UTC)
+
+
+@pytest.fixture
+def night_app(app):
+    app.config["EVENT_RANDOM"] = FirstSeat
+    app.config["CLOCK"] = lambda: EVENING
+    return app
+
+
+@pytest.fixture
+def client(night_app):
+    return night_app.test_client()
+
+
+@pytest.fixture
+def night(night_app, client) -> dict:
+    """The issue's night (tests/test_api_events.py), created through the API."""
+    response = client.post("/api/v1/events", json=NIGHT)
+    assert response.status_code == 201
+    return response.json
+
+
+def held(night_app, night: dict, token: str):
+    """The night as :func:`events.find_event` gives it for ``token`` (within an app context)."""
+    found = events.find_event(token)
+    assert found is not None
+    return found
+
+
+def test_only_digests_of_the_nights_tokens_are_stored(night_app, night):
+    values = "\n".join(every_value(night_app))
+    secrets = [night["director_token"], night["view_token"]] + [
+        t[key] for s in night["sessions"] for t in s["tables"] for key in ("edit_token", "confirm_token")
+    ]
+    for secret in secrets:
+        assert secret not in values
+    assert token_digest(night["director_token"]) in values
+    assert token_digest(night["view_token"]) in values
+
+
+def test_a_night_is_found_by_its_director_or_view_token_only(night_app, night):
+    with night_app.app_context():
+        stored, role = held(night_app, night, night["director_token"])
+        assert role == events.EventRole.DIRECTOR
+        assert (stored.director_token, stored.view_token) == (night["director_token"], night["view_token"])
+        stored, role = held(night_app, night, night["view_token"])
+        assert role == events.EventRole.VIEW
+        assert (stored.director_token, stored.view_token) == (None, night["view_token"])
+        for other in ("", "x" * 32, night["director_token"][:-1], table(night, 1, 1)["edit_token"], "y" * 65):
+            assert events.find_event(other) is None
+        assert events.authorize_event(night["id"], night["view_token"])[1] == events.EventRole.VIEW
+        assert events.authorize_event(night["id"], "x" * 32) is None
+        assert events.authorize_event(night["id"] + 1, night["director_token"]) is None
+        assert events.authorize_event(2**31, night["director_token"]) is None  # beyond any id: not asked
+        assert events.authorize_event(0, night["director_token"]) is None
+
+
+def test_the_tables_tokens_derive_from_the_nights(night_app, night):
+    director, view = night["director_token"], night["view_token"]
+    assert view == derive_token(director, "view")
+    tbl = table(night, 2, 3)
+    assert tbl["edit_token"] == events.table_token(director, 2, 3) == derive_token(director, "table:2:3")
+    assert tbl["confirm_token"] == derive_token(tbl["edit_token"], "confirm")
+    with night_app.app_context():
+        game, can_edit = services.find_by_token(tbl["edit_token"])
+        assert can_edit and (game.event_id, game.session_number, game.table_number) == (night["id"], 2, 3)
+        # The game's view token, as its scorer page shows it, is the one the night's viewers derive.
+        assert game.view_token == derive_token(view, "table:2:3")
+        found = services.find_by_token(derive_token(view, "table:2:3"))
+        assert found is not None and found[0].id == tbl["game_id"] and found[1] is False
+
+
+def test_a_viewers_state_holds_no_edit_token(night_app, night):
+    with night_app.app_context():
+        state = events.event_state(*held(night_app, night, night["view_token"]))
+        assert all(t.edit_token is None and t.confirm_token is None for s in state.sessions for t in s.tables)
+        state = events.event_state(*held(night_app, night, night["director_token"]))
+        assert all(t.edit_token for s in state.sessions for t in s.tables)
+
+
+# -- the board's validator ------------------------------------------------------------------------
+
+
+def test_the_stamp_moves_with_every_change_at_any_table_and_nowhere_else(night_app, client, night):
+    view = night["view_token"]
+    director = {"Authorization": f"Bearer {night['director_token']}"}
+    with night_app.app_context():
+        first = events.event_stamp(view)
+        assert first is not None
+        assert events.event_stamp(view) == first  # nothing changed
+        assert events.event_stamp(night["director_token"]) is None  # only the view token's digest is looked up
+        assert events.event_stamp("x" * 32) is None
+    stamps = [first]
+
+    def changed() -> None:
+        with night_app.app_context():
+            stamp = events.event_stamp(view)
+        assert stamp not in stamps
+        stamps.append(stamp)
+
+    tbl = table(night, 2, 4)  # the last table of the last session
+    assert post_round(client, tbl, no_tricks([3, 4, 2, 4])).status_code == 201
+    changed()
+    assert (
+        client.delete(
+            f"/api/v1/games/{tbl['game_id']}/rounds/1", headers={"Authorization": f"Bearer {tbl['edit_token']}"}
+        ).status_code
+        == 204
+    )
+    changed()
+    adjustment = {"player": 1, "points": 3, "reason": "x"}
+    assert (
+        client.post(f"/api/v1/events/{night['id']}/adjustments", json=adjustment, headers=director).status_code == 201
+    )
+    changed()
+    assert client.post(f"/api/v1/events/{night['id']}/close", headers=director).status_code == 200
+    changed()
+    # A game of its own changes nothing of the night.
+    own = client.post(
+        "/api/v1/games", json={"players": ["A", "B", "C", "D"], "first_declarer": 0, "preset": "tournament"}
+    )
+    assert own.status_code == 201
+    with night_app.app_context():
+        assert events.event_stamp(view) == stamps[-1]
+
+
+def test_the_stamp_is_one_query_on_the_indexes(night_app, night):
+    with night_app.app_context():
+        events.event_stamp(night["view_token"])
+        dialect = db.engine.dialect.name
+        sql, _order = services._STAMP_SQL[("event", dialect)]  # compiled once, then reused
+        digest = token_digest(night["view_token"])
+        if dialect == "sqlite":
+            plan = " | ".join(
+                row[3]
+                for row in db.session.execute(text("EXPLAIN QUERY PLAN " + sql.replace("?", ":d")), {"d": digest})
+            )
+            assert "SEARCH events USING INDEX ix_events_view_digest" in plan
+            assert "SEARCH games USING COVERING INDEX ix_games_event_updated" in plan
+        else:
+            db.session.execute(text("SET LOCAL enable_seqscan = off"))  # a few rows: make the planner show its index
+            statement = sql.replace("%(digest)s::VARCHAR", "CAST(:d AS VARCHAR)")
+            plan = " | ".join(row[0] for row in db.session.execute(text("EXPLAIN " + statement), {"d": digest}))
+            assert "ix_events_view_digest" in plan
+            assert "Index Only Scan Backward using ix_games_event_updated" in plan
+        db.session.rollback()
+
+
+# -- closing ---------------------------------------------------------------------------------------
+
+
+def test_a_save_waiting_behind_a_close_sees_the_night_closed(night_app, night):
+    """The director's close holds the night's row; a save at one of its tables, started
+    meanwhile, waits for it (PostgreSQL: the save reads the night FOR SHARE; SQLite: the write
+    lock) and then is refused: no round is stored on a night its director was told is closed."""
+    tbl = table(night, 1, 1)
+    outcome: dict[str, object] = {}
+
+    def save() -> None:
+        with night_app.app_context():
+            game = services.find_by_token(tbl["edit_token"])[0]
+            try:
+                services.record_round(game, no_tricks([3, 4, 2, 4]))
+                outcome["saved"] = True
+            except services.Conflict as exc:
+                outcome["refused"] = exc.message
+
+    with night_app.app_context():
+        stored = held(night_app, night, night["director_token"])[0]
+        events._lock_event(stored)  # the close's transaction, before its commit
+        stored.closed = True
+        saver = threading.Thread(target=save)
+        saver.start()
+        if db.engine.dialect.name == "postgresql":
+            waiting = text(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
+            )
+            with db.engine.connect() as watcher:
+                while not watcher.execute(waiting).scalar():  # until the save waits on the night's lock
+                    watcher.rollback()
+        db.session.commit()
+        saver.join()
+    assert outcome == {"refused": "the night is closed"}
+    with night_app.app_context():
+        assert db.session.get(StoredGame, tbl["game_id"]).rounds == []
+
+
+def test_a_closed_nights_finished_table_is_not_played_again(night_app, client, night):
+    tbl = table(night, 1, 2)
+    play_the_example(client, tbl)
+    director = {"Authorization": f"Bearer {night['director_token']}"}
+    assert client.post(f"/api/v1/events/{night['id']}/close", headers=director).status_code == 200
+    edit = {"Authorization": f"Bearer {tbl['edit_token']}"}
+    refused = client.post(f"/api/v1/games/{tbl['game_id']}/rematch", headers=edit)
+    assert refused.status_code == 409 and refused.json["error"] == "the night is closed"
+    assert client.post(f"/api/v1/events/{night['id']}/reopen", headers=director).status_code == 200
+    assert client.post(f"/api/v1/games/{tbl['game_id']}/rematch", headers=edit).status_code == 201
+
+
+def test_closing_twice_and_reopening_twice_is_harmless(night_app, night):
+    with night_app.app_context():
+        stored = held(night_app, night, night["director_token"])[0]
+        events.close_event(stored)
+        events.close_event(stored)
+        assert db.session.get(StoredEvent, night["id"]).closed is True
+        assert stored.director_token == night["director_token"]  # still held after the commits
+        events.reopen_event(stored)
+        events.reopen_event(stored)
+        assert db.session.get(StoredEvent, night["id"]).closed is False
+
+
+# -- the organiser's swap --------------------------------------------------------------------------
+
+
+def test_a_swap_before_the_session_starts_moves_the_players_and_their_games(night_app, client, night):
+    with night_app.app_context():
+        stored = held(night_app, night, night["director_token"])[0]
+        # Session 2: Rosa (16) at T1 seat 0 and Lena (11), sitting out, trade places.
+        events.swap_players(stored, 2, 16, 11)
+    with night_app.app_context():
+        stored = held(night_app, night, night["director_token"])[0]
+        assert stored.seating[1]["tables"][0]["players"] == [11, 17, 0, 4]
+        assert stored.seating[1]["sit_out"] == [15, 16]
+        game = db.session.get(StoredGame, table(night, 2, 1)["game_id"])
+        assert game.players == ["Lena", "Sara", "Anne", "Emma"]
+    # Once a table of the session has a round, its seating stays.
+    tbl = table(night, 2, 3)
+    assert post_round(client, tbl, no_queens([1, 1, 1, 1])).status_code == 201
+    with night_app.app_context():
+        stored = held(night_app, night, night["director_token"])[0]
+        with pytest.raises(services.Conflict):
+            events.swap_players(stored, 2, 0, 1)
+        assert db.session.get(StoredGame, table(night, 2, 1)["game_id"]).players == ["Lena", "Sara", "Anne", "Emma"]
+        # Session 1 has no round yet: it may still change, unless the night is closed.
+        events.close_event(stored)
+        with pytest.raises(services.Conflict):
+            events.swap_players(stored, 1, 0, 4)
+
+
+# -- stale tables ----------------------------------------------------------------------------------
+
+
+def test_a_table_with_no_save_for_ten_minutes_stands_out(night_app, client, night):
+    tbl = table(night, 1, 3)
+    assert post_round(client, tbl, no_tricks([3, 4, 2, 4])).status_code == 201
+    with night_app.app_context():
+        saved_at = db.session.get(StoredGame, tbl["game_id"]).updated_at
+    saved_at = saved_at if saved_at.tzinfo else saved_at.replace(tzinfo=UTC)
+    for after, stale in ((timedelta(minutes=9, seconds=59), False), (timedelta(minutes=10), True)):
+        night_app.config["CLOCK"] = lambda after=after: saved_at + after
+        with night_app.app_context():
+            state = events.event_state(*held(night_app, night, night["director_token"]))
+        tables = {(t.session, t.number): t for s in state.sessions for t in s.tables}
+        assert tables[(1, 3)].stale is stale
+        assert tables[(1, 3)].last_save == saved_at
+        assert tables[(1, 4)].stale is False and tables[(1, 4)].last_save is None  # not started: never stale
