@@ -117,7 +117,9 @@ class NewEventForm(FlaskForm):
         names = self.names()
         if match and int(match.group(1)) < len(names):
             line, name = names[int(match.group(1))]
-            self.players.errors.append(_("Line %(line)d (%(name)s): %(message)s", line=line, name=name, message=message))
+            self.players.errors.append(
+                _("Line %(line)d (%(name)s): %(message)s", line=line, name=name, message=message)
+            )
             return
         field = (path or "").split(".")[0].split("[")[0]
         if field in ("title", "date", "preset", "sessions", "ranking", "players"):

@@ -50,9 +50,7 @@ def table_game(app, director: str, session: int, table: int) -> tuple[int, str]:
 
 def save_round(client, app, director: str, session: int = 1, table: int = 1):
     game_id, token = table_game(app, director, session, table)
-    return client.post(
-        f"/api/v1/games/{game_id}/rounds", json=NO_QUEENS, headers={"Authorization": f"Bearer {token}"}
-    )
+    return client.post(f"/api/v1/games/{game_id}/rounds", json=NO_QUEENS, headers={"Authorization": f"Bearer {token}"})
 
 
 def table_row(html: str, session: int, table: int) -> str:
@@ -114,6 +112,8 @@ def test_a_pasted_list_with_bullets_and_blank_lines_gives_its_names(client):
     [
         ({"players": "Anne\nBeth\nCath"}, "players"),  # fewer than 4 players
         ({"players": "Anne\nBeth\nCath\nanne\nEmma"}, "players"),  # duplicate after case-folding
+        ({"players": "\n".join(f"Player {n}" for n in range(201))}, "players"),  # more than 200
+        ({"title": "x" * 81}, "title"),
         ({"sessions": "7"}, "sessions"),
         ({"sessions": "two"}, "sessions"),
         ({"ranking": "luck"}, "ranking"),
@@ -129,6 +129,18 @@ def test_a_bad_night_is_refused_naming_the_field_and_nothing_is_stored(app, clie
         from scorepad.models import StoredEvent  # noqa: PLC0415 (the table, only to count it)
 
         assert services.db.session.query(StoredEvent).count() == 0
+
+
+def test_a_night_beyond_the_limit_is_refused_keeping_what_was_typed(app, client):
+    app.config["MAX_EVENTS_PER_DEVICE_BURST"] = 1
+    create_night(client)
+    response = client.post("/events/new", data=night_form(title="Second room"))
+    assert response.status_code == 429
+    assert "Retry-After" in response.headers
+    assert "1 club night" in response.text
+    assert 'value="Second room"' in response.text and "Lena" in response.text
+    # A form with errors is answered as such (422), not counted.
+    assert client.post("/events/new", data=night_form(players="Anne")).status_code == 422
 
 
 def test_a_duplicate_name_is_shown_with_its_line(client):
@@ -166,10 +178,12 @@ def test_a_table_without_a_save_for_ten_minutes_stands_out(app, client):
 
 
 def test_the_console_refreshes_its_live_part_alone(app, client):
-    director = create_night(client)
+    director = create_night(client, players="\n".join([*NAMES, "Mona", "Nina"]))
     response = client.get(f"/d/{director}", headers={"HX-Request": "true"})
     assert response.status_code == 200
     assert response.text.lstrip().startswith('<div id="console_live"')
+    # 14 players: 3 tables of 4, two sitting out each session.
+    assert response.text.count("Sitting out:") == 2
     assert "Adjustments" not in response.text
     assert "HX-Request" in response.headers["Vary"]
     page = client.get(f"/d/{director}").text
@@ -258,7 +272,10 @@ def seated_names(html: str, session: int) -> list[list[str]]:
     """The seating plan's tables of a session, names in seat order."""
     part = html[html.index(f'id="session-{session}"') :]
     part = part[: part.index("</section>")]
-    return [re.findall(r"<bdi>([^<]*)</bdi>", table) for table in re.findall(r'<ol class="seat-list">(.*?)</ol>', part, re.S)]
+    return [
+        re.findall(r"<bdi>([^<]*)</bdi>", table)
+        for table in re.findall(r'<ol class="seat-list">(.*?)</ol>', part, re.S)
+    ]
 
 
 def test_two_players_trade_places_before_their_session_starts(app, client):
@@ -303,4 +320,31 @@ def test_a_tables_scorer_page_says_which_table_and_session(app, client):
     director = create_night(client)
     _game_id, token = table_game(app, director, 2, 3)
     html = client.get(f"/g/{token}").text
-    assert "Table 3 · session 2" in html
+    assert "Table 3 · session 2 — <bdi>Thursday club night</bdi>" in html
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"session": "1", "first": "3", "second": "3"},  # the same player
+        {"session": "9", "first": "0", "second": "1"},  # no such session
+        {"session": "1", "first": "0", "second": "99"},  # no such player
+        {"session": "²", "first": "0", "second": "1"},  # not a number
+        {"session": "1", "first": "-1", "second": "1"},
+    ],
+)
+def test_a_swap_that_makes_no_sense_is_refused_with_a_message(client, data):
+    director = create_night(client)
+    before = client.get(f"/d/{director}/seating").text
+    response = client.post(f"/d/{director}/seating", data=data)
+    assert response.status_code == 422
+    assert '<ul class="field-error" role="alert">' in response.text
+    assert seated_names(response.text, 1) == seated_names(before, 1)
+
+
+@pytest.mark.parametrize("points", ["99999999999", "1e3", "", "²"])
+def test_hostile_adjustment_points_are_refused_naming_the_field(client, points):
+    director = create_night(client)
+    response = client.post(f"/d/{director}/adjustments", data={"player": "0", "points": points, "reason": "x"})
+    assert response.status_code == 422
+    assert 'id="points-error"' in response.text

@@ -10,12 +10,13 @@ functions for the latter are added at the end of this module.
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel.dates import format_time
 from flask_babel import format_decimal, format_timedelta, get_locale
+from flask_babel import gettext as _
 from markupsafe import Markup
 
 from ..views.board import qr_svg
@@ -46,12 +47,16 @@ def zone_of(state: EventState) -> ZoneInfo | None:
 
 
 def save_time(moment: datetime | None, now: datetime, zone: ZoneInfo | None) -> dict[str, str] | None:
-    """When a table last saved, in words: ``ago`` ("4 minutes ago"), ``clock`` (its local time,
+    """When a table last saved, in words: ``ago`` ("just now", "4 minutes ago"), ``clock`` (its local time,
     the night's zone, "20:14") and ``iso`` (for ``<time datetime>``); None before any save."""
     if moment is None:
         return None
+    # Under a minute Babel says "1 minute ago" (its smallest unit here): say so plainly.
+    recent = now - moment < timedelta(minutes=1)
     return {
-        "ago": format_timedelta(moment - now, add_direction=True, granularity="minute", threshold=1),
+        "ago": _("just now")
+        if recent
+        else format_timedelta(moment - now, add_direction=True, granularity="minute", threshold=1),
         "clock": format_time(moment, "short", tzinfo=zone, locale=get_locale()),
         "iso": moment.isoformat(),
     }

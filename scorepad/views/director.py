@@ -9,9 +9,10 @@ computes (the engine decides the seating, the leaderboard and which tables stand
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, url_for
 from flask_babel import gettext as _
 
 from .. import events, services
@@ -21,10 +22,10 @@ from ..forms import ButtonForm
 from ..i18n import engine_text, error_text
 from ..pages.event import event_page, inline_qr
 from ..scoring import ScoringError
+from ..scoring.event import parse_event
 from ..web import htmx
 from ..web.device import creator, device_id
-from ..web.limits import GAME_STARTS as EVENT_STARTS  # until i14-api adds EVENT_STARTS
-from ..web.limits import limit
+from ..web.limits import EVENT_STARTS, limit
 
 # No url_prefix: the new-night form lives at /events/new, the director's pages under /d/.
 bp = Blueprint("director", __name__)
@@ -75,9 +76,17 @@ def new_form(form: NewEventForm, status: int):
 
 
 def new_at_limit(message: str):
-    """A night beyond the limits of new games and nights: 429, the reason at the top of the
-    form and what was typed kept."""
+    """A night beyond the limits of new nights: 429, the reason at the top of the form and what
+    was typed kept. None while the form has errors, the form's or the engine's (the page says
+    which, with 422), as for a new game."""
     form = NewEventForm(saved=services.device_presets(device_id()))
+    if not form.validate_on_submit():
+        return None
+    document = form.to_document()
+    try:
+        parse_event(document, services.saved_for_document(document), random.Random())
+    except ScoringError:
+        return None
     form.form_errors.append(message)
     return new_form(form, 429)
 
@@ -112,7 +121,8 @@ def page(token: str):
 
 def refused(stored: StoredEvent, token: str, status: int, **forms: Any):
     """The console with ``status`` and the refusal (a form with errors, or a ``message``)."""
-    return htmx.page_or_blocks("events/console.html", [], status=status, **console_context(stored, token, **forms))
+    body = render_template("events/console.html", **console_context(stored, token, **forms))
+    return htmx.vary(make_response(body, status))
 
 
 @bp.post("/d/<token>/adjustments")

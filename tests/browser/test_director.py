@@ -1,0 +1,94 @@
+"""The organiser's club night on a phone (issue 14): a 12-player night created through the form
+(names pasted, the count shown), the director's console, the seating plan, the printable
+table cards (screenshots of the screen and the print layout), an adjustment, and closing the
+night. Screenshots in tests/screenshots/director-*.png."""
+
+import re
+
+from playwright.sync_api import expect
+
+from scorepad import events, services
+
+NAMES = ["Anne", "Beth", "Cath", "Diana", "Emma", "Fay", "Gwen", "Hope", "Iris", "June", "Kate", "Lena"]
+NO_QUEENS = {"contract": "no-queens", "doubles": [], "outcome": {"queens": [1, 0, 1, 2]}}
+
+
+def test_an_organiser_runs_a_twelve_player_night_from_a_phone(app, live_server, phone, screenshot_dir):
+    page = phone
+    problems: list[str] = []
+    # Chromium logs the refused form's page (422, on purpose below) as a failed load; nothing else may fail.
+    refused_form = "Failed to load resource: the server responded with a status of 422"
+    page.on(
+        "console",
+        lambda msg: (
+            problems.append(msg.text) if msg.type == "error" and not msg.text.startswith(refused_form) else None
+        ),
+    )
+    page.on("pageerror", lambda exc: problems.append(str(exc)))
+    page.goto(live_server + "/")
+    page.get_by_role("link", name="New club night").tap()
+    expect(page.get_by_role("heading", name="New club night")).to_be_visible()
+    page.get_by_label("Title").fill("Thursday club night")
+    # A name twice: the form says which line, next to the players.
+    page.get_by_label("Players present").fill("Anne\nBeth\nCath\nanne")
+    page.get_by_role("button", name="Create the night").tap()
+    expect(page.locator("#players-error")).to_contain_text("Line 4 (anne)")
+    page.screenshot(path=str(screenshot_dir / "director-new-error.png"), full_page=True)
+    page.get_by_label("Players present").fill("\n".join(NAMES))
+    expect(page.locator("#players-count")).to_have_text("Players listed: 12")
+    page.get_by_label("Sessions").select_option("2")
+    page.screenshot(path=str(screenshot_dir / "director-new.png"), full_page=True)
+    page.get_by_role("button", name="Create the night").tap()
+
+    # The console: 2 sessions of 3 tables, nobody started yet.
+    expect(page).to_have_url(re.compile(r"/d/[A-Za-z0-9_-]+$"))
+    director = page.url
+    expect(page.locator(".table-row")).to_have_count(6)
+    expect(page.locator("#leaderboard tbody tr")).to_have_count(12)
+    # Table 1 of session 1 saves a round: its line and the leaderboard follow.
+    token = events.table_token(director.rsplit("/", 1)[1], 1, 1)
+    with app.app_context():
+        game_id = services.find_by_token(token)[0].id
+    saved = page.request.post(
+        f"{live_server}/api/v1/games/{game_id}/rounds", data=NO_QUEENS, headers={"Authorization": f"Bearer {token}"}
+    )
+    assert saved.status == 201
+    page.reload()
+    expect(page.locator('[data-table="1-1"]')).to_contain_text("1 of 28 rounds played")
+    expect(page.locator('[data-table="1-1"]')).to_contain_text("saved just now")
+    page.screenshot(path=str(screenshot_dir / "director-console.png"), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.screenshot(path=str(screenshot_dir / "director-console-laptop.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+
+    page.get_by_role("link", name="Seating plan").first.tap()
+    expect(page.locator(".plan-table")).to_have_count(6)
+    page.screenshot(path=str(screenshot_dir / "director-seating.png"), full_page=True)
+
+    page.goto(director + "/cards")
+    expect(page.locator(".table-card")).to_have_count(6)
+    expect(page.locator(".table-card svg")).to_have_count(6)
+    expect(page.get_by_role("button", name="Print")).to_be_visible()
+    page.screenshot(path=str(screenshot_dir / "director-cards.png"), full_page=True)
+    page.emulate_media(media="print")
+    page.set_viewport_size({"width": 794, "height": 1123})  # A4 at 96 dpi
+    page.screenshot(path=str(screenshot_dir / "director-cards-print.png"), full_page=True)
+    # Printed: the six cards (2 × 3) fill one A4 page.
+    pdf = page.pdf(format="A4", prefer_css_page_size=True)
+    assert len(re.findall(rb"/Type\s*/Page\b", pdf)) == 1
+    page.emulate_media(media="screen")
+    page.set_viewport_size({"width": 390, "height": 844})
+
+    page.goto(director)
+    page.get_by_label("Player").select_option(label="Cath")
+    page.get_by_label("Points").fill("−10")
+    page.get_by_label("Reason").fill("late")
+    page.get_by_role("button", name="Add the adjustment").tap()
+    expect(page.locator(".adjustment-list")).to_contain_text("Cath")
+    expect(page.locator(".adjustment-list")).to_contain_text("late")
+
+    page.get_by_role("button", name="Close the night").tap()
+    expect(page.locator(".night-closed")).to_contain_text("Closed")
+    expect(page.get_by_role("button", name="Reopen the night")).to_be_visible()
+    page.screenshot(path=str(screenshot_dir / "director-closed.png"), full_page=True)
+    assert problems == []
