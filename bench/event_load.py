@@ -37,7 +37,6 @@ from board_load import (  # bench/board_load.py
     poll_path,
     print_figures,
     print_row,
-    quantile,
     ratio_phases,
     serving,
 )
@@ -164,7 +163,7 @@ def event_load(args) -> None:
             ("health, same moments", "health"),
         ):
             ordered = times[name]
-            print_row(label, len(ordered) / (sum(ordered) / 1000), quantile(ordered, 0.5), ordered[-1], 0)
+            print_row(label, len(ordered) / (sum(ordered) / 1000), statistics.median(ordered), ordered[-1], 0)
         print("(render rows: req/s of one client in a row; p50 and the slowest of the samples)")
         ratio = unchanged["rps"] / ceiling["rps"]
         render_p50 = statistics.median(times["page"])
