@@ -18,6 +18,8 @@ from tests.browser.test_full_game import fill_round, save_round
 PLAYERS = ["Anne", "Beth", "Cath", "Diana", "Emma", "Fleur", "Greta", "Hanna", "Ines", "Joke", "Karin", "Lotte"]
 WAIT = 10000  # ms: a few of the board's polls (every 3 s)
 MINUS = "\u2212"
+#: A leaderboard line without a game yet: a dash for its rank (and words for screen readers after it).
+UNRANKED = re.compile("^–")
 
 # Round 1 at table 1: the Barbu (King of hearts, −20 in the tournament preset), taken by seat 2,
 # nobody doubled. At table 2: No last two (penultimate −10, last −20), seat 0 took the
@@ -116,7 +118,7 @@ def test_a_club_night_on_phones(live_server, browser, phones, screenshot_dir):
     # put on its window would be gone after a reload.
     viewer.goto(urljoin(organiser.url, organiser.get_by_role("link", name="Event board").get_attribute("href")))
     viewer.evaluate("window.keptOpen = true")
-    expect(leaderboard_column(viewer, "td.rank")).to_have_text(["–"] * 12)
+    expect(leaderboard_column(viewer, "td.rank")).to_have_text([UNRANKED] * 12)
     shot("04-board-before", viewer)
 
     # Each scorer phone opens its table's scorer page from the director's link.
@@ -129,14 +131,16 @@ def test_a_club_night_on_phones(live_server, browser, phones, screenshot_dir):
     # Table 1 alone: its seat 2 took the King (−20), the three others 0; they rank on their
     # average: the three at 0 share rank 1, the King's taker is 4th; table 2 and 3 not yet.
     expect(leaderboard_line(viewer, table_1[2]).locator("td.total")).to_have_text(f"{MINUS}20", timeout=WAIT)
-    expect(leaderboard_column(viewer, "td.rank")).to_have_text(["1", "1", "1", "4"] + ["–"] * 8)
+    expect(leaderboard_column(viewer, "td.rank")).to_have_text(["1", "1", "1", "4"] + [UNRANKED] * 8)
 
     fill_round(scorer_2, TABLE_2_ROUND, 0)
     save_round(scorer_2, 1)
     shot("05-scorer-table-2", scorer_2)
     # Both tables: five players at 0 (rank 1), table 2's seat 0 at −10 (6th), table 1's seat 2
     # and table 2's seat 1 at −20 (7th, shared); table 3's four have no game yet.
-    expect(leaderboard_column(viewer, "td.rank")).to_have_text(["1"] * 5 + ["6", "7", "7"] + ["–"] * 4, timeout=WAIT)
+    expect(leaderboard_column(viewer, "td.rank")).to_have_text(
+        ["1"] * 5 + ["6", "7", "7"] + [UNRANKED] * 4, timeout=WAIT
+    )
     expect(leaderboard_column(viewer, "td.total")).to_have_text(
         ["0"] * 5 + [f"{MINUS}10", f"{MINUS}20", f"{MINUS}20"] + ["0"] * 4
     )
