@@ -9,7 +9,7 @@ TEST_STAMP := $(VENV)/.install-test.stamp
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: venv install system-deps run lint test test-postgres bench clean translations compile-translations
+.PHONY: venv install system-deps run lint test test-postgres bench bench-events clean translations compile-translations
 
 venv install: $(RUN_STAMP)
 
@@ -79,6 +79,10 @@ test-postgres: $(TEST_STAMP) compile-translations
 # The board load benchmark: board polls and saves of an evening (run by hand; results go in bench/README.md).
 bench: $(TEST_STAMP)
 	$(BIN)/python bench/board_load.py
+
+# The club night's load benchmark: 20 tables of one night saving while 500 viewers poll its event board.
+bench-events: $(TEST_STAMP)
+	$(BIN)/python bench/event_load.py
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache

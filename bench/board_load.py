@@ -17,6 +17,7 @@ Throughput and p50/p99 latency per endpoint; the last line reads
 from __future__ import annotations
 
 import argparse
+import contextlib
 import html
 import http.client
 import json
@@ -30,6 +31,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from server import HOST, ROOT, start_gunicorn  # bench/server.py
@@ -67,19 +69,28 @@ def call(port: int, method: str, path: str, body=None, headers=None, timeout=30)
         connection.close()
 
 
-def start_server(port: int, database_url: str) -> subprocess.Popen:
-    """gunicorn with gunicorn.conf.py on ``port`` and a migrated ``database_url``."""
-    env = {"SECRET_KEY": "board-load-bench", "MAX_GAMES_PER_ADDRESS": "100000", "MAX_GAMES_PER_ADDRESS_BURST": "100000"}
-    return start_gunicorn(database_url, env, port=port)[0]
+def start_server(port: int, database_url: str, env: dict[str, str] | None = None) -> subprocess.Popen:
+    """gunicorn with gunicorn.conf.py on ``port`` and a migrated ``database_url`` (``env``: more of its environment)."""
+    limits = {"MAX_GAMES_PER_ADDRESS": "100000", "MAX_GAMES_PER_ADDRESS_BURST": "100000"}
+    return start_gunicorn(database_url, {"SECRET_KEY": "board-load-bench", **limits, **(env or {})}, port=port)[0]
 
 
-def poll_path(port: int, view_token: str) -> str:
-    """The path the board page of ``view_token`` polls (its live fragment's ``hx-get``)."""
-    status, _, page = call(port, "GET", f"/b/{view_token}")
-    assert status == 200, status
-    found = re.search(r'id="board_live"[^>]*?hx-get="([^"]+)"', page.decode(), re.S)
-    assert found, "no hx-get on the board's live fragment"
+def poll_path(port: int, page_path: str) -> str:
+    """The path the page at ``page_path`` polls (its live fragment's ``hx-get``, ``…/live…``)."""
+    status, _, page = call(port, "GET", page_path)
+    assert status == 200, (page_path, status)
+    found = re.search(r'hx-get="([^"]*/live\b[^"]*)"', page.decode())
+    assert found, f"no hx-get of a live fragment on {page_path}"
     return html.unescape(found.group(1))
+
+
+def live_etag(port: int, path: str) -> str:
+    """The ETag of the live fragment at ``path`` now, checked to give 304 when sent back."""
+    status, headers, _ = call(port, "GET", path, headers={"HX-Request": "true"})
+    assert status == 200 and headers["ETag"], (path, status)
+    etag = headers["ETag"]
+    assert call(port, "GET", path, headers={"If-None-Match": etag, "HX-Request": "true"})[0] == 304, path
+    return etag
 
 
 WRK_LATENCY = re.compile(r"^\s+(50|99)(?:\.000)?%\s+([\d.]+)(us|ms|s)\s*$", re.M)
@@ -149,152 +160,163 @@ def quantile(ordered: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-def board_load(args) -> None:
+class Saves:
+    """What the table writers saw: each save's time (ms), the slowest with when they started
+    (seconds into the phase), and the errors (a refused save or a failed connection)."""
+
+    def __init__(self) -> None:
+        self.times: list[float] = []
+        self.slowest: list[tuple[float, float]] = []
+        self.errors: list[str] = []
+        self.start = time.perf_counter()
+
+    def quantiles(self) -> tuple[float, float]:
+        """p50 and p99 of the saves' times, ms."""
+        ordered = sorted(self.times)
+        return quantile(ordered, 0.50), quantile(ordered, 0.99)
+
+
+def save_rounds(port: int, table: dict, pace: float, stop: threading.Event, saves: Saves) -> None:
+    """Save ``table["rounds"]`` from round ``table["n"]`` on through the games API with the
+    table's edit token, one every ~``pace`` seconds (0: at once), until they are all saved or
+    ``stop`` is set; each save's time and any error go into ``saves``."""
+    rng = random.Random(table["id"])
+    stop.wait(rng.uniform(0, pace))
+    while not stop.is_set() and table["n"] < len(table["rounds"]):
+        rnd = {**table["rounds"][table["n"]], "number": table["n"] + 1}
+        started = time.perf_counter()
+        try:
+            status, _, data = call(
+                port, "POST", f"/api/v1/games/{table['id']}/rounds", rnd, {"Authorization": f"Bearer {table['edit']}"}
+            )
+        except OSError as exc:
+            saves.errors.append(str(exc))
+            continue
+        saves.times.append((time.perf_counter() - started) * 1000)
+        saves.slowest.append((saves.times[-1], started - saves.start))
+        if status == 201:
+            table["n"] += 1
+        else:
+            saves.errors.append(f"{status} {data[:120]!r}")
+        stop.wait(rng.uniform(pace * 0.5, pace * 1.5))
+
+
+def play(port: int, tables: list[dict], pace: float, stop: threading.Event) -> tuple[list[threading.Thread], Saves]:
+    """One writer thread per table (:func:`save_rounds`), started; join them after setting ``stop``."""
+    saves = Saves()
+    threads = [threading.Thread(target=save_rounds, args=(port, t, pace, stop, saves)) for t in tables]
+    for thread in threads:
+        thread.start()
+    return threads, saves
+
+
+def ratio_phases(binary: str, base: str, path: str, etag: str, args) -> tuple[dict, dict]:
+    """The ceiling (``/api/v1/health``) and the unchanged polls of ``path`` (``etag`` sent as a
+    fixed header, so wrk does the same work per request as for the ceiling: a Lua response hook
+    would cost wrk, on the same cores, more than the ceiling's plain requests), each as fast as
+    wrk can, alternating in ``args.slices`` slices so that a burst of other work on the machine
+    weighs on both alike rather than on whichever ran at the time. Returns both :func:`combine`d."""
+    unchanged_headers = (f"If-None-Match: {etag}", "HX-Request: true")
+    wrk(binary, base + "/api/v1/health", args.connections, 2)
+    wrk(binary, base + path, args.connections, 2, headers=unchanged_headers)
+    ceilings, polls = [], []
+    for _ in range(args.slices):
+        ceilings.append(wrk(binary, base + "/api/v1/health", args.connections, args.seconds // args.slices))
+        polls.append(wrk(binary, base + path, args.connections, args.seconds // args.slices, headers=unchanged_headers))
+    return combine(ceilings), combine(polls)
+
+
+def evening(binary: str, base: str, port: int, tables: list[dict], paths: list[str], tmp: Path, args):
+    """``args.viewers`` connections polling ``paths`` (one wrk thread per path, at least 2) every
+    ~``args.poll`` s, each keeping the last ETag it got, while every table saves a round every
+    ~``args.save`` s, for ``args.evening`` s. Returns wrk's figures of the polls and the :class:`Saves`."""
+    script = tmp / "poll.lua"
+    poll_ms = int(args.poll * 1000)
+    script.write_text(
+        POLL_SCRIPT % {"paths": ", ".join(map(json.dumps, paths)), "low": poll_ms // 2, "high": poll_ms * 3 // 2}
+    )
+    stop = threading.Event()
+    threads, saves = play(port, tables, args.save, stop)
+    viewers = wrk(binary, base + paths[0], args.viewers, args.evening, str(script), threads=max(2, len(paths)))
+    stop.set()
+    for thread in threads:
+        thread.join()
+    return viewers, saves
+
+
+ROW = "{:<34} {:>10} {:>9} {:>9} {:>8}"
+
+
+def print_row(label: str, rps: float, p50: float, p99: float, errors: int) -> None:
+    """One line of the figures' table: an endpoint's throughput (req/s), p50 and p99 (ms), errors."""
+    print(ROW.format(label, f"{rps:.0f}" if rps >= 100 else f"{rps:.1f}", f"{p50:.1f}", f"{p99:.1f}", errors))
+
+
+def print_figures(poll: str, ceiling: dict, unchanged: dict, viewers: dict, saves: Saves, args) -> int:
+    """The benchmark's table (``poll`` names the polled endpoint), the slowest saves and the save
+    errors; returns the count of all errors."""
+    print(ROW.format("endpoint", "req/s", "p50 ms", "p99 ms", "errors"))
+    for label, figures in (("ceiling: GET /api/v1/health", ceiling), (f"{poll}, unchanged (304)", unchanged)):
+        print_row(label, figures["rps"], figures["p50"], figures["p99"], figures["errors"])
+    print(
+        f"evening: {args.viewers} viewers polling every ~{args.poll:g} s, "
+        f"{args.tables} tables saving every ~{args.save:g} s, {args.evening} s"
+    )
+    print_row(f"{poll} (304 or 200)", viewers["rps"], viewers["p50"], viewers["p99"], viewers["errors"])
+    print_row("save a round (POST, 201)", len(saves.times) / args.evening, *saves.quantiles(), len(saves.errors))
+    slowest = sorted(saves.slowest, reverse=True)[:5]
+    print("slowest saves (ms @ s into the evening):", ", ".join(f"{ms:.0f} @ {at:.1f}" for ms, at in slowest))
+    for problem in saves.errors[:5]:
+        print("  save error:", problem)
+    return ceiling["errors"] + unchanged["errors"] + viewers["errors"] + len(saves.errors)
+
+
+@contextlib.contextmanager
+def serving(port: int, name: str, env: dict[str, str] | None = None) -> Iterator[tuple[str, Path]]:
+    """wrk (installed if missing), a temporary folder and gunicorn on ``port`` on a fresh SQLite
+    file in it (or DATABASE_URL); yields wrk's path and the folder, then stops the server and
+    removes the folder. ``env``: more of the server's environment."""
     binary = ensure_wrk()
-    port = args.port
-    tmp = Path(tempfile.mkdtemp(prefix="board-load-"))
-    database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp / 'board-load.sqlite3'}"
-    server = start_server(port, database_url)
+    tmp = Path(tempfile.mkdtemp(prefix=f"{name}-"))
+    database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp / f'{name}.sqlite3'}"
+    server = start_server(port, database_url, env)
     try:
-        tables = []
-        for table in range(args.tables):
-            doc = {**EXAMPLE["game"], "title": f"Table {table + 1}", "rounds": EXAMPLE["game"]["rounds"][:2]}
-            status, _, data = call(port, "POST", "/api/v1/games", doc)
-            assert status == 201, data
-            body = json.loads(data)
-            tables.append({"id": body["id"], "edit": body["edit_token"], "view": body["view_token"], "n": 2})
-        # Each viewer polls what its board page polls: the live fragment's URL in the page.
-        boards = [poll_path(port, t["view"]) for t in tables]
-        etags = []
-        for path in boards:
-            status, headers, _ = call(port, "GET", path, headers={"HX-Request": "true"})
-            assert status == 200 and headers["ETag"], (path, status)
-            etags.append(headers["ETag"])
-        assert call(port, "GET", boards[0], headers={"If-None-Match": etags[0], "HX-Request": "true"})[0] == 304
-
-        base = f"http://{HOST}:{port}"
-        print(f"gunicorn on {base}, {args.tables} games; warming up", flush=True)
-        # The unchanged polls send the board's current ETag as a fixed header, so wrk does the
-        # same work per request as for the ceiling (a Lua response hook would cost wrk, on the
-        # same two cores, more than the ceiling's plain requests).
-        unchanged_headers = (f"If-None-Match: {etags[0]}", "HX-Request: true")
-        wrk(binary, base + "/api/v1/health", args.connections, 2)
-        wrk(binary, base + boards[0], args.connections, 2, headers=unchanged_headers)
-        # The two alternate in slices, so that a burst of other work on the machine weighs
-        # on both alike rather than on whichever ran at the time.
-        ceilings, polls = [], []
-        for _ in range(args.slices):
-            ceilings.append(wrk(binary, base + "/api/v1/health", args.connections, args.seconds // args.slices))
-            polls.append(
-                wrk(binary, base + boards[0], args.connections, args.seconds // args.slices, headers=unchanged_headers)
-            )
-        ceiling, unchanged = combine(ceilings), combine(polls)
-        ratio = unchanged["rps"] / ceiling["rps"]
-
-        # The evening: viewers with a think time of about POLL seconds, tables saving rounds.
-        script = tmp / "poll.lua"
-        paths = ", ".join(json.dumps(board) for board in boards)
-        poll_ms = int(args.poll * 1000)
-        script.write_text(POLL_SCRIPT % {"paths": paths, "low": poll_ms // 2, "high": poll_ms * 3 // 2})
-        saves: list[float] = []
-        slowest: list[tuple[float, float]] = []  # (ms, seconds into the evening) of each save
-        save_errors: list[str] = []
-        stop = threading.Event()
-
-        def table_loop(table: dict) -> None:
-            rng = random.Random(table["id"])
-            time.sleep(rng.uniform(0, args.save))
-            while not stop.is_set() and table["n"] < len(EXAMPLE["game"]["rounds"]):
-                rnd = {**EXAMPLE["game"]["rounds"][table["n"]], "number": table["n"] + 1}
-                started = time.perf_counter()
-                try:
-                    status, _, data = call(
-                        port,
-                        "POST",
-                        f"/api/v1/games/{table['id']}/rounds",
-                        rnd,
-                        {"Authorization": f"Bearer {table['edit']}"},
-                    )
-                except OSError as exc:
-                    save_errors.append(str(exc))
-                    continue
-                saves.append((time.perf_counter() - started) * 1000)
-                slowest.append((saves[-1], started - evening_start))
-                if status == 201:
-                    table["n"] += 1
-                else:
-                    save_errors.append(f"{status} {data[:120]!r}")
-                stop.wait(rng.uniform(args.save * 0.5, args.save * 1.5))
-
-        evening_start = time.perf_counter()
-        threads = [threading.Thread(target=table_loop, args=(t,)) for t in tables]
-        for thread in threads:
-            thread.start()
-        viewers = wrk(binary, base + boards[0], args.viewers, args.evening, str(script), threads=len(boards))
-        stop.set()
-        for thread in threads:
-            thread.join()
-        saves.sort()
-        save_p50, save_p99 = quantile(saves, 0.50), quantile(saves, 0.99)
-        errors = ceiling["errors"] + unchanged["errors"] + viewers["errors"] + len(save_errors)
-
-        row = "{:<34} {:>10} {:>9} {:>9} {:>8}"
-        print(row.format("endpoint", "req/s", "p50 ms", "p99 ms", "errors"))
-        print(
-            row.format(
-                "ceiling: GET /api/v1/health",
-                f"{ceiling['rps']:.0f}",
-                f"{ceiling['p50']:.1f}",
-                f"{ceiling['p99']:.1f}",
-                ceiling["errors"],
-            )
-        )
-        print(
-            row.format(
-                "board poll, unchanged (304)",
-                f"{unchanged['rps']:.0f}",
-                f"{unchanged['p50']:.1f}",
-                f"{unchanged['p99']:.1f}",
-                unchanged["errors"],
-            )
-        )
-        print(
-            f"evening: {args.viewers} viewers polling every ~{args.poll:g} s, "
-            f"{args.tables} tables saving every ~{args.save:g} s, {args.evening} s"
-        )
-        print(
-            row.format(
-                "board poll (304 or 200)",
-                f"{viewers['rps']:.0f}",
-                f"{viewers['p50']:.1f}",
-                f"{viewers['p99']:.1f}",
-                viewers["errors"],
-            )
-        )
-        print(
-            row.format(
-                "save a round (POST, 201)",
-                f"{len(saves) / args.evening:.1f}",
-                f"{save_p50:.1f}",
-                f"{save_p99:.1f}",
-                len(save_errors),
-            )
-        )
-        slowest.sort(reverse=True)
-        print("slowest saves (ms @ s into the evening):", ", ".join(f"{ms:.0f} @ {at:.1f}" for ms, at in slowest[:5]))
-        for problem in save_errors[:5]:
-            print("  save error:", problem)
-        print(f"304 ratio: {ratio:.2f}, save p99: {save_p99:.1f} ms, errors: {errors}")
+        yield binary, tmp
     finally:
         server.terminate()
         server.wait(timeout=15)
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--port", type=int, default=8765)
-    parser.add_argument("--tables", type=int, default=20)
+def board_load(args) -> None:
+    port = args.port
+    with serving(port, "board-load") as (binary, tmp):
+        tables, views = [], []
+        for table in range(args.tables):
+            doc = {**EXAMPLE["game"], "title": f"Table {table + 1}", "rounds": EXAMPLE["game"]["rounds"][:2]}
+            status, _, data = call(port, "POST", "/api/v1/games", doc)
+            assert status == 201, data
+            body = json.loads(data)
+            tables.append({"id": body["id"], "edit": body["edit_token"], "rounds": EXAMPLE["game"]["rounds"], "n": 2})
+            views.append(body["view_token"])
+        # Each viewer polls what its board page polls: the live fragment's URL in the page.
+        boards = [poll_path(port, f"/b/{view}") for view in views]
+        etags = [live_etag(port, path) for path in boards]
+
+        base = f"http://{HOST}:{port}"
+        print(f"gunicorn on {base}, {args.tables} games; warming up", flush=True)
+        ceiling, unchanged = ratio_phases(binary, base, boards[0], etags[0], args)
+        viewers, saves = evening(binary, base, port, tables, boards, tmp, args)
+        errors = print_figures("board poll", ceiling, unchanged, viewers, saves, args)
+        ratio = unchanged["rps"] / ceiling["rps"]
+        print(f"304 ratio: {ratio:.2f}, save p99: {saves.quantiles()[1]:.1f} ms, errors: {errors}")
+
+
+def options(description: str, port: int, evening: str) -> argparse.ArgumentParser:
+    """The load benchmarks' command line: the server's ``port``, the viewers, the tables' and
+    viewers' pace, the ceiling/304 phases, and the evening's length (``evening``: its help)."""
+    parser = argparse.ArgumentParser(description=description.split("\n\n")[0])
+    parser.add_argument("--port", type=int, default=port)
     parser.add_argument("--viewers", type=int, default=500)
     parser.add_argument("--poll", type=float, default=3.0, help="seconds between a viewer's polls (the board's)")
     parser.add_argument("--save", type=float, default=3.0, help="seconds between a table's saves")
@@ -303,9 +325,13 @@ def main() -> None:
     parser.add_argument(
         "--slices", type=int, default=10, help="the ceiling and 304 phases alternate in this many slices"
     )
-    parser.add_argument(
-        "--evening", type=int, default=60, help="length of the evening phase (a table saves its 26 rounds in ~80 s)"
-    )
+    parser.add_argument("--evening", type=int, default=60, help=evening)
+    return parser
+
+
+def main() -> None:
+    parser = options(__doc__, 8765, "length of the evening phase (a table saves its 26 rounds in ~80 s)")
+    parser.add_argument("--tables", type=int, default=20)
     board_load(parser.parse_args())
 
 
