@@ -11,12 +11,10 @@ changes; no state is kept in the process, so any server instance can answer.
 from __future__ import annotations
 
 import hashlib
-import io
 import threading
 from collections.abc import Callable
 from typing import Any
 
-import segno
 from cachetools import LRUCache
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import force_locale, get_locale
@@ -26,6 +24,7 @@ from ..i18n import select_locale
 from ..pages.board import board_page
 from ..services import StoredGame  # the stored game's type only: views reach the tables through services
 from ..web.loaders import any_game, game_to_read, game_to_view
+from ..web.qr import qr_svg
 
 bp = Blueprint("board", __name__, url_prefix="/b")
 
@@ -39,15 +38,6 @@ LAYOUTS = ("board", "screen")
 def board_url(stored: StoredGame) -> str:
     """The absolute URL of the game's live scoreboard (the link the QR code carries)."""
     return url_for("board.show", token=stored.view_token, _external=True)
-
-
-def qr_svg(url: str) -> bytes:
-    """An SVG document of the QR code of ``url`` (error correction M, black on white, a
-    4-module quiet zone, 4 px a module as its intrinsic size; it scales without loss)."""
-    code = segno.make(url, error="m", micro=False)
-    out = io.BytesIO()
-    code.save(out, kind="svg", scale=4, border=4, dark="#000", light="#fff", xmldecl=False, title="QR code", unit=None)
-    return out.getvalue()
 
 
 def live_etag(token: str, layout: str, language: str) -> str | None:

@@ -20,7 +20,8 @@ from .. import events
 from ..events import EventState, StoredEvent  # the stored night's type only
 from ..pages.night import night_date, night_page, results_csv, results_page
 from ..web.downloads import send_download
-from .board import POLL_SECONDS, cached_fragment, live_answer, live_request, no_cache, qr_svg, stamp_etag
+from ..web.qr import qr_svg
+from .board import POLL_SECONDS, cached_fragment, live_answer, live_request, no_cache, stamp_etag
 
 bp = Blueprint("night", __name__, url_prefix="/n")
 
