@@ -563,3 +563,32 @@ def test_the_openapi_description_has_the_events_paths(client):
     paths = json.loads(client.get(f"{API}/openapi.json").get_data(as_text=True))["paths"]
     assert {"/events", "/events/{event_id}", "/events/{event_id}/adjustments"} <= set(paths)
     assert {"/events/{event_id}/close", "/events/{event_id}/reopen"} <= set(paths)
+
+
+def test_the_leaderboard_follows_an_edit_and_an_undo_at_a_table_at_once(client):
+    """Each table's standings are kept between renders (events.table_standings); an edit or an
+    undo at a table must show in the next answer. Table 1 of session 1 (Anne, Beth, Cath,
+    Diana; Anne declares): No Tricks, tricks 5, 3, 3, 2 at -2 a trick → -10, -6, -6, -4."""
+    night = create_night(client)
+    tbl = table(night, 1, 1)
+
+    def totals() -> dict[str, int]:
+        board = get_night(client, night).json["leaderboard"]
+        return {e["name"]: e["total"] for e in board if e["name"] in ("Anne", "Beth", "Cath", "Diana")}
+
+    assert post_round(client, tbl, no_tricks([5, 3, 3, 2])).status_code == 201
+    assert totals() == {"Anne": -10, "Beth": -6, "Cath": -6, "Diana": -4}
+    # Edited: tricks 1, 4, 4, 4 → -2, -8, -8, -8.
+    edit = client.put(
+        f"{API}/games/{tbl['game_id']}/rounds/1", json=no_tricks([1, 4, 4, 4]), headers=auth(tbl["edit_token"])
+    )
+    assert edit.status_code == 200, edit.json
+    assert totals() == {"Anne": -2, "Beth": -8, "Cath": -8, "Diana": -8}
+    # Undone: no round at the table, so its game no longer counts: 0 points, no game played.
+    undo = client.delete(f"{API}/games/{tbl['game_id']}/rounds/1", headers=auth(tbl["edit_token"]))
+    assert undo.status_code in (200, 204), undo.json
+    board = {e["name"]: e for e in get_night(client, night).json["leaderboard"]}
+    assert [(board[n]["games"], board[n]["total"], board[n]["rank"]) for n in ("Anne", "Diana")] == [
+        (0, 0, None),
+        (0, 0, None),
+    ]
