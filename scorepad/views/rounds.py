@@ -34,20 +34,23 @@ REFUSALS = {409: "conflict", 422: "invalid"}
 UNSIGNED_FIELDS = ("csrf_token", "client_key")
 
 
-def game_page(stored: StoredGame, token: str, status: int = 200, **kwargs: Any):
+def game_page(stored: StoredGame, token: str, status: int = 200, refusal: str | None = None, **kwargs: Any):
     """The game page (for htmx: its live part, which replaces itself). With status 409 or
-    422 its ``message`` carries the refusal's code (``refusal``)."""
+    422 its ``message`` carries the refusal's code (``refusal``, by default the status's)."""
     context = scorer_context(stored, token, True, **kwargs)
-    context["refusal"] = REFUSALS.get(status)
+    context["refusal"] = refusal or REFUSALS.get(status)
     return htmx.page_or_blocks(SCORER, SCORER_BLOCKS, status=status, **context)
 
 
 def conflict_page(stored: StoredGame, token: str, conflict: services.Conflict):
-    """The game page with status 409 and why the change was refused (data-refusal
-    ``conflict``), above the game as it is now. The message is the API's, begun with a
-    capital letter as the page's other messages are."""
+    """The game page with status 409 and why the change was refused, above the game as it is
+    now. The message is the API's, begun with a capital letter as the page's other messages
+    are. Its code (data-refusal) is ``closed`` when the table's club night is closed (nothing
+    can be saved there: the phone's outbox shows the round as refused, not as one to save
+    again under another number), else ``conflict``."""
     message = engine_text(conflict.template, **conflict.params)
-    return game_page(stored, token, 409, message=message[:1].upper() + message[1:])
+    refusal = "closed" if conflict.template == services.NIGHT_CLOSED else None
+    return game_page(stored, token, 409, refusal=refusal, message=message[:1].upper() + message[1:])
 
 
 def after_change(stored: StoredGame, token: str, action: str = "saved"):

@@ -177,6 +177,9 @@ def test_a_club_night_on_phones(live_server, browser, phones, screenshot_dir):
     assert answer.value.status == 409
     # The phone keeps the refused round (the offline outbox's card) with the server's reason.
     expect(scorer_1.locator("#outbox")).to_contain_text("The night is closed")
+    # Refused, not "the game changed meanwhile": no offer to save it as another round.
+    expect(scorer_1.locator("#outbox")).to_contain_text("Not saved: the server refused this round")
+    expect(scorer_1.locator("#outbox").get_by_role("button", name=re.compile("^Save it as round"))).to_have_count(0)
     expect(scorer_1.locator("#round-2")).to_have_count(0)
     shot("09-scorer-refused", scorer_1)
 

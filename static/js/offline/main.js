@@ -75,7 +75,8 @@
     if (status === 0 || status >= 500) failed(entry);
     else if (status >= 200 && status < 300) O.write(O.draftKey(entry.action, entry.number), null);
     else if (status === 409) {
-      O.enqueue(entry, "conflict", O.textOf(new DOMParser().parseFromString(xhr.responseText, "text/html"), "[data-refusal]"));
+      var answer = new DOMParser().parseFromString(xhr.responseText, "text/html");
+      O.enqueue(entry, O.conflictState(answer), O.textOf(answer, "[data-refusal]"));
       // htmx has shown the game as it is now; the message moves to the outbox card.
       document.querySelectorAll("#game_live > [data-refusal]").forEach(function (node) { node.remove(); });
     }

@@ -58,7 +58,7 @@
           if (onThisGame(entry)) showLive(doc);
           O.say(O.fill(O.texts().sent, { n: entry.number }));
         } else if (status === 409) {
-          O.update(entry.key, function (e) { e.state = "conflict"; e.message = O.textOf(doc, "[data-refusal]"); });
+          O.update(entry.key, function (e) { e.state = O.conflictState(doc); e.message = O.textOf(doc, "[data-refusal]"); });
           if (onThisGame(entry)) { showLive(doc); O.render(); }
         } else if (status >= 500) {
           O.update(entry.key, function (e) { e.state = "waiting"; });

@@ -60,4 +60,10 @@
     var node = doc.querySelector(selector);
     return node ? node.textContent.replace(/\s+/g, " ").trim() : "";
   };
+  // A 409's state in the outbox: "conflict" (the game changed meanwhile: the round may be saved
+  // under the next number) or "refused" when the table's club night is closed (nothing can be
+  // saved there: data-refusal="closed", scorepad/views/rounds.py conflict_page).
+  O.conflictState = function (doc) {
+    return doc.querySelector("[data-refusal='closed']") ? "refused" : "conflict";
+  };
 })(window.scorepadOffline = {});
