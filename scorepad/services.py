@@ -205,13 +205,16 @@ def _lock_game(stored: StoredGame) -> None:
 NIGHT_CLOSED = N_("the night is closed")
 
 
-def night_closed(event_id: int) -> bool:
-    """True when the club night ``event_id`` is closed, read inside a write's transaction
-    ``FOR SHARE`` on PostgreSQL (SQLite's write lock serialises the rest): a close in progress
-    (:func:`scorepad.events.close_event` writes the night's row) is waited for and then seen,
-    and a close waits for a save that read the night open, so no round is stored on a night
-    its director was told is closed."""
-    query = select(StoredEvent.closed).where(StoredEvent.id == event_id).with_for_update(read=True)
+def night_closed(event_id: int, *, for_write: bool = True) -> bool:
+    """True when the club night ``event_id`` is closed. For a write (``for_write``) it is read
+    inside the write's transaction ``FOR SHARE`` on PostgreSQL (SQLite's write lock serialises
+    the rest): a close in progress (:func:`scorepad.events.close_event` writes the night's row)
+    is waited for and then seen, and a close waits for a save that read the night open, so no
+    round is stored on a night its director was told is closed. A page that only shows the
+    night's state reads it plainly (``for_write=False``)."""
+    query = select(StoredEvent.closed).where(StoredEvent.id == event_id)
+    if for_write:
+        query = query.with_for_update(read=True)
     return bool(db.session.scalar(query))
 
 

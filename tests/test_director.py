@@ -238,16 +238,28 @@ def test_a_bad_adjustment_is_refused_naming_the_field(client, form, field):
 
 def test_a_closed_night_refuses_rounds_and_adjustments_until_reopened(app, client):
     director = create_night(client)
-    assert client.post(f"/d/{director}/close").status_code == 303
+    # No table has finished: closing must say so (the box the console shows), else 422, still open.
+    unsaid = client.post(f"/d/{director}/close")
+    assert unsaid.status_code == 422
+    assert "6 tables have not finished: tick the box" in unsaid.text  # 2 sessions of 3 tables
+    assert "Close the night" in unsaid.text and "Every table is read-only." not in unsaid.text
+    assert client.post(f"/d/{director}/close", data={"unfinished": "yes"}).status_code == 303
     html = client.get(f"/d/{director}").text
     assert "Every table is read-only." in html and "Reopen the night" in html
     assert save_round(client, app, director).status_code == 409
     refused = client.post(f"/d/{director}/adjustments", data={"player": "0", "points": "5", "reason": "bonus"})
     assert refused.status_code == 409
     assert "the night is closed" in refused.text.lower()
+    # The table's scorer page says so and offers no round to enter and no undo.
+    _, token = table_game(app, director, 1, 1)
+    scorer = client.get(f"/g/{token}").text
+    assert "The night is closed: this table can no longer be scored." in scorer
+    assert 'id="round_form"' not in scorer and "Undo round" not in scorer
     assert client.post(f"/d/{director}/reopen").status_code == 303
     assert "Close the night" in client.get(f"/d/{director}").text
     assert save_round(client, app, director).status_code == 201
+    scorer = client.get(f"/g/{token}").text
+    assert "The night is closed" not in scorer and 'id="round_form"' in scorer
 
 
 # -- tokens --------------------------------------------------------------------------------
@@ -371,7 +383,7 @@ def test_the_directors_pages_speak_the_language_without_english_left(app, client
     director = create_night(client, players="\n".join([*NAMES, "Mona"]))  # one sits out each session
     assert save_round(client, app, director).status_code == 201
     client.post(f"/d/{director}/adjustments", data={"player": "2", "points": "-10", "reason": "late"})
-    client.post(f"/d/{director}/close")
+    client.post(f"/d/{director}/close", data={"unfinished": "yes"})
     client.get(f"/d/{director}")  # shows (and so drops) the English flashes of the steps above
     headers = {"Accept-Language": f"{lang},en;q=0.5"}
     patterns = english_patterns(lang)

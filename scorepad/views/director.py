@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from .. import events, services
 from ..event_forms import AdjustmentForm, NewEventForm, SwapForm
@@ -59,6 +60,7 @@ def console_context(stored: StoredEvent, token: str, **forms: Any) -> dict[str, 
             "adjustment_form": forms.get("adjustment_form") or AdjustmentForm(players=page["names"]),
             "button_form": ButtonForm(),
             "message": forms.get("message"),
+            "unfinished": unfinished_tables(state),
         }
     )
     return page
@@ -158,9 +160,26 @@ def _button(token: str, action: Any, done: str):
     return redirect(url_for("director.page", token=token), 303)
 
 
+def unfinished_tables(state: events.EventState) -> int:
+    """How many of the night's tables have not played their last round (the services' ``complete``)."""
+    return sum(1 for session in state.sessions for table in session.tables if not table.complete)
+
+
 @bp.post("/d/<token>/close")
 def close(token: str):
-    """Close the night: every table read-only (409 on writes) until it is reopened."""
+    """Close the night: every table read-only (409 on writes) until it is reopened. While a
+    table has not finished, the form must say so (its ``unfinished`` box ticked, which the
+    console shows only then): else 422 with the count, nothing closed."""
+    stored = director_event(token)
+    if request.form.get("unfinished") != "yes":
+        left = unfinished_tables(events.event_state(stored, EventRole.DIRECTOR))
+        if left and ButtonForm().validate_on_submit():
+            message = ngettext(
+                "%(num)d table has not finished: tick the box to close the night all the same.",
+                "%(num)d tables have not finished: tick the box to close the night all the same.",
+                left,
+            )
+            return refused(stored, token, 422, message=message)
     return _button(token, events.close_event, _("The night is closed: every table is read-only."))
 
 

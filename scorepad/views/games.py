@@ -68,7 +68,9 @@ def scorer_context(
     with its points); ``preview``: the settlement preview of the form being entered (see
     rounds.preview_of); ``message``: why a change was refused (with ``refusal``, its code);
     ``feedback``: what the scorer just did (``action``: restored, undone or changed; see
-    views/rounds.py). ``undone``: the round an undo removed, offered to be put back."""
+    views/rounds.py). ``undone``: the round an undo removed, offered to be put back.
+    ``night_closed``: the game is a table of a club night its director closed (no round form,
+    no undo, and a line saying so)."""
     game = stored.to_game()
     page = scorer_page(game, can_edit, contract)
     page.update(
@@ -83,6 +85,10 @@ def scorer_context(
             "form": None,
             "feedback": feedback or {},
             "undone": undone_part(game, stored.undone) if can_edit else None,
+            # A table of a closed club night: shown, no longer scored (its writes answer 409).
+            "night_closed": bool(
+                can_edit and stored.event_id and services.night_closed(stored.event_id, for_write=False)
+            ),
         }
     )
     if page["contract"] is not None:

@@ -161,6 +161,7 @@ def test_a_club_night_on_phones(live_server, browser, phones, screenshot_dir):
 
     # The director closes the night: the console says so, and so does the board, by itself.
     organiser.reload()
+    organiser.get_by_role("checkbox", name=re.compile("tables? ha(s|ve) not finished")).check()
     organiser.get_by_role("button", name="Close the night").tap()
     expect(organiser.get_by_role("button", name="Reopen the night")).to_be_visible()
     expect(organiser.locator("#console_live")).to_contain_text("Every table is read-only.")

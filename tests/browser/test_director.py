@@ -98,6 +98,8 @@ def test_an_organiser_runs_a_twelve_player_night_from_a_phone(app, live_server, 
     expect(page.locator(".adjustment-list")).to_contain_text("Cath")
     expect(page.locator(".adjustment-list")).to_contain_text("late")
 
+    page.get_by_role("checkbox", name=re.compile("tables? ha(s|ve) not finished")).check()
+
     page.get_by_role("button", name="Close the night").tap()
     expect(page.locator(".night-closed")).to_contain_text("Closed")
     expect(page.get_by_role("button", name="Reopen the night")).to_be_visible()
