@@ -633,7 +633,8 @@ def swap_players(stored: StoredEvent, session: int, a: int, b: int) -> None:
     session's tables has a round (:func:`scorepad.scoring.seating.swap_players`); the tables'
     games get their new players. Raises :class:`ScoringError` for an unknown session or
     player or ``a == b``, :class:`~scorepad.services.Conflict` when a table of the session has
-    a round or the night is closed (nothing changed)."""
+    a round or the night is closed (nothing changed). A table whose players change forgets the
+    round it keeps undone (``StoredGame.undone``): its players were others, it is not put back."""
     seating = swap_seats(stored_seating(stored), session, a, b)
     tokens = stored.director_token, stored.view_token
     # Lock the session's games first, then the night: the order a round's save takes them in.
@@ -654,7 +655,10 @@ def swap_players(stored: StoredEvent, session: int, a: int, b: int) -> None:
         raise
     for table in seating[session - 1].tables:
         game = games[(session, table.number)]
-        game.players = [stored.players[p] for p in table.players]
+        players = [stored.players[p] for p in table.players]
+        if players != list(game.players):
+            game.undone = None  # a round undone before the swap was played by others: no put back
+        game.players = players
         game.first_declarer = table.first_declarer
     stored.seating = seating_document(seating)
     db.session.commit()
