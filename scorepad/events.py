@@ -25,7 +25,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from flask import current_app, url_for
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import bindparam, extract, func, select, update
 from sqlalchemy.orm import selectinload
 
 from . import services
@@ -605,19 +605,27 @@ def reopen_event(stored: StoredEvent) -> None:
 # -- the board's validator ------------------------------------------------------------------------
 
 #: The ETag's one query: the night (by its view token's digest, unique index) with the latest
-#: ``updated_at`` of its games (index ix_games_event_updated: read from the index alone).
+#: ``updated_at`` of its games and the sum of their ``updated_at`` in seconds (index
+#: ix_games_event_updated: read from the index alone). The latest alone misses a save: two
+#: tables' saves do not wait for each other (PostgreSQL), so one that took its ``updated_at``
+#: before another's may commit after it, once a board has polled; every save moves its game's
+#: ``updated_at`` on, so it moves the sum (exact on PostgreSQL, whose epoch is numeric; whole
+#: seconds on SQLite, whose writes are serialised, so that there the latest is enough).
 _STAMP_QUERY = select(
     StoredEvent.updated_at,
     select(func.max(StoredGame.updated_at)).where(StoredGame.event_id == StoredEvent.id).scalar_subquery(),
+    select(func.sum(extract("epoch", StoredGame.updated_at)))
+    .where(StoredGame.event_id == StoredEvent.id)
+    .scalar_subquery(),
 ).where(StoredEvent.view_digest == bindparam("digest"))
 
 
 def event_stamp(view_token: str) -> str | None:
-    """The night's ETag source for its board: the night's ``updated_at`` and the latest
-    ``updated_at`` of its games, as the database driver returns them, in text (only compared,
-    never parsed); None for an unknown view token. One indexed query, compiled once per
-    dialect and run on a pooled driver connection, as a game's board's
-    (:func:`scorepad.services.stamp`)."""
+    """The night's ETag source for its board: the night's ``updated_at``, the latest
+    ``updated_at`` of its games and their sum (:data:`_STAMP_QUERY`), as the database driver
+    returns them, in text (only compared, never parsed); None for an unknown view token. One
+    indexed query, compiled once per dialect and run on a pooled driver connection, as a
+    game's board's (:func:`scorepad.services.stamp`)."""
     found = services.stamp(_STAMP_QUERY, "event", token_digest(view_token))
     if found is None:
         return None
