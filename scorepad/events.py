@@ -28,7 +28,7 @@ from typing import Any
 
 from cachetools import LRUCache
 from flask import current_app, url_for
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import bindparam, extract, func, select, update
 from sqlalchemy.orm import selectinload
 
 from . import services
@@ -640,19 +640,27 @@ def reopen_event(stored: StoredEvent) -> None:
 # -- the board's validator ------------------------------------------------------------------------
 
 #: The ETag's one query: the night (by its view token's digest, unique index) with the latest
-#: ``updated_at`` of its games (index ix_games_event_updated: read from the index alone).
+#: ``updated_at`` of its games and the sum of their ``updated_at`` in seconds (index
+#: ix_games_event_updated: read from the index alone). The latest alone misses a save: two
+#: tables' saves do not wait for each other (PostgreSQL), so one that took its ``updated_at``
+#: before another's may commit after it, once a board has polled; every save moves its game's
+#: ``updated_at`` on, so it moves the sum (exact on PostgreSQL, whose epoch is numeric; whole
+#: seconds on SQLite, whose writes are serialised, so that there the latest is enough).
 _STAMP_QUERY = select(
     StoredEvent.updated_at,
     select(func.max(StoredGame.updated_at)).where(StoredGame.event_id == StoredEvent.id).scalar_subquery(),
+    select(func.sum(extract("epoch", StoredGame.updated_at)))
+    .where(StoredGame.event_id == StoredEvent.id)
+    .scalar_subquery(),
 ).where(StoredEvent.view_digest == bindparam("digest"))
 
 
 def event_stamp(view_token: str) -> str | None:
-    """The night's ETag source for its board: the night's ``updated_at`` and the latest
-    ``updated_at`` of its games, as the database driver returns them, in text (only compared,
-    never parsed); None for an unknown view token. One indexed query, compiled once per
-    dialect and run on a pooled driver connection, as a game's board's
-    (:func:`scorepad.services.stamp`)."""
+    """The night's ETag source for its board: the night's ``updated_at``, the latest
+    ``updated_at`` of its games and their sum (:data:`_STAMP_QUERY`), as the database driver
+    returns them, in text (only compared, never parsed); None for an unknown view token. One
+    indexed query, compiled once per dialect and run on a pooled driver connection, as a
+    game's board's (:func:`scorepad.services.stamp`)."""
     found = services.stamp(_STAMP_QUERY, "event", token_digest(view_token))
     if found is None:
         return None
@@ -668,7 +676,8 @@ def swap_players(stored: StoredEvent, session: int, a: int, b: int) -> None:
     session's tables has a round (:func:`scorepad.scoring.seating.swap_players`); the tables'
     games get their new players. Raises :class:`ScoringError` for an unknown session or
     player or ``a == b``, :class:`~scorepad.services.Conflict` when a table of the session has
-    a round or the night is closed (nothing changed)."""
+    a round or the night is closed (nothing changed). A table whose players change forgets the
+    round it keeps undone (``StoredGame.undone``): its players were others, it is not put back."""
     seating = swap_seats(stored_seating(stored), session, a, b)
     tokens = stored.director_token, stored.view_token
     # Lock the session's games first, then the night: the order a round's save takes them in.
@@ -689,7 +698,10 @@ def swap_players(stored: StoredEvent, session: int, a: int, b: int) -> None:
         raise
     for table in seating[session - 1].tables:
         game = games[(session, table.number)]
-        game.players = [stored.players[p] for p in table.players]
+        players = [stored.players[p] for p in table.players]
+        if players != list(game.players):
+            game.undone = None  # a round undone before the swap was played by others: no put back
+        game.players = players
         game.first_declarer = table.first_declarer
     stored.seating = seating_document(seating)
     db.session.commit()

@@ -477,6 +477,7 @@ def test_a_body_that_is_not_a_night_is_422(night_app, client):
         ({"player": 0, "points": 1}, "reason"),
         ({"player": 0, "points": 1, "reason": "   "}, "reason"),
         ({"player": 0, "points": 1, "reason": "x" * 201}, "reason"),
+        ({"player": 0, "points": -10, "reason": "late", "pionts": -20}, "pionts"),  # a typo is not dropped silently
     ],
 )
 def test_a_bad_adjustment_is_refused_with_422_and_nothing_stored(night_app, client, adjustment, path):

@@ -314,6 +314,23 @@ def test_a_swap_is_refused_once_its_session_has_a_round(app, client):
     assert client.post(f"/d/{director}/seating", data={"session": "2", "first": "0", "second": "1"}).status_code == 303
 
 
+def test_a_round_undone_before_a_swap_cannot_be_put_back_on_the_new_players(app, client):
+    # A table saves round 1 and undoes it: its session has no round, so two players may trade
+    # places. The undone round was played by the old four; putting it back after the swap would
+    # score it to someone who never played it, so the swap forgets it (409, nothing stored).
+    director = create_night(client)
+    game_id, token = table_game(app, director, 1, 1)
+    assert save_round(client, app, director, 1, 1).status_code == 201
+    headers = {"Authorization": f"Bearer {token}"}
+    assert client.delete(f"/api/v1/games/{game_id}/rounds/1", headers=headers).status_code == 204
+    seated = seated_names(client.get(f"/d/{director}/seating").text, 1)
+    a, b = seated[0][0], seated[1][0]  # one player of table 1, one of table 2
+    data = {"session": "1", "first": str(NAMES.index(a)), "second": str(NAMES.index(b))}
+    assert client.post(f"/d/{director}/seating", data=data).status_code == 303
+    assert client.post(f"/g/{token}/rounds/put-back", data={"number": "1"}).status_code == 409
+    assert client.get(f"/api/v1/games/{game_id}", headers=headers).json["rounds"] == []
+
+
 # -- table cards ---------------------------------------------------------------------------
 
 

@@ -11,7 +11,7 @@ import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import text, update
 
 from scorepad import events, services
 from scorepad.extensions import db
@@ -146,6 +146,32 @@ def test_the_stamp_moves_with_every_change_at_any_table_and_nowhere_else(night_a
     assert own.status_code == 201
     with night_app.app_context():
         assert events.event_stamp(view) == stamps[-1]
+
+
+def test_a_save_committed_after_a_later_stamped_one_still_moves_the_stamp(night_app, client, night):
+    # Tables 1 and 2 of session 1 save at the same moment on PostgreSQL: table 1 takes its
+    # updated_at (t1), table 2 takes a later one (t2) and commits first; a phone polls and keeps
+    # the stamp with t2; then table 1 commits its round with t1 < t2. Replayed here in order: the
+    # second save is stored, then its updated_at set back to before the first's, as it was taken.
+    # SQLite serialises every write (a save holds the write lock from its updated_at to its
+    # commit), so there the saves commit in the order of their updated_at and this cannot happen.
+    with night_app.app_context():
+        if db.engine.dialect.name == "sqlite":
+            pytest.skip("SQLite commits saves in the order of their updated_at")
+    view = night["view_token"]
+    assert post_round(client, table(night, 1, 2), no_tricks([3, 4, 2, 4])).status_code == 201
+    with night_app.app_context():
+        polled = events.event_stamp(view)
+        second = db.session.get(StoredGame, table(night, 1, 2)["game_id"]).updated_at
+    assert post_round(client, table(night, 1, 1), no_tricks([3, 4, 2, 4])).status_code == 201
+    with night_app.app_context():
+        db.session.execute(
+            update(StoredGame)
+            .where(StoredGame.id == table(night, 1, 1)["game_id"])
+            .values(updated_at=second - timedelta(milliseconds=2))
+        )
+        db.session.commit()
+        assert events.event_stamp(view) != polled  # a round more at table 1: the board must not answer 304
 
 
 def test_the_stamp_is_one_query_on_the_indexes(night_app, night):

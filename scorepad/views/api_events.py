@@ -26,6 +26,10 @@ from ..web.limits import EVENT_STARTS, limit
 from ..web.loaders import bearer_token
 
 bp = Blueprint("api_events", __name__, url_prefix="/api/v1")
+#: The fields of an adjustment's body; any other is refused (422 at its name).
+ADJUSTMENT_FIELDS = ("player", "points", "reason")
+#: The API's answer for another field (in English, as its other bad-body answers).
+UNKNOWN_ADJUSTMENT_FIELD = "unknown field of an adjustment"
 csrf.exempt(bp)  # bearer tokens, not cookies, authorise the API
 
 
@@ -85,6 +89,9 @@ def add_adjustment(event_id: int):
     doc = request_json()
     if not isinstance(doc, dict):
         return error_response(422, "an adjustment must be a JSON object", path="")
+    unknown = next((key for key in doc if key not in ADJUSTMENT_FIELDS), None)
+    if unknown is not None:  # as a game's or a round's document: a misspelt field is refused, not dropped
+        return error_response(422, UNKNOWN_ADJUSTMENT_FIELD, path=unknown)
     try:
         row = events.add_adjustment(stored, doc.get("player"), doc.get("points"), doc.get("reason"))
     except ScoringError as exc:
