@@ -28,8 +28,10 @@ from typing import Any
 
 from cachetools import LRUCache
 from flask import current_app, url_for
-from sqlalchemy import bindparam, extract, func, select, update
+from sqlalchemy import Numeric, bindparam, extract, func, select, update
+from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import selectinload
+from sqlalchemy.sql.functions import FunctionElement
 
 from . import services
 from .extensions import db
@@ -639,6 +641,7 @@ def reopen_event(stored: StoredEvent) -> None:
 
 # -- the board's validator ------------------------------------------------------------------------
 
+
 #: The ETag's one query: the night (by its view token's digest, unique index) with the latest
 #: ``updated_at`` of its games and the sum of their ``updated_at`` in seconds (index
 #: ix_games_event_updated: read from the index alone). The latest alone misses a save: two
@@ -646,12 +649,29 @@ def reopen_event(stored: StoredEvent) -> None:
 #: before another's may commit after it, once a board has polled; every save moves its game's
 #: ``updated_at`` on, so it moves the sum (exact on PostgreSQL, whose epoch is numeric; whole
 #: seconds on SQLite, whose writes are serialised, so that there the latest is enough).
+class exact_epoch(FunctionElement[Any]):  # noqa: N801 (a SQL function's name, as SQLAlchemy's own)
+    """A moment's seconds since 1970 to the database's own precision: ``EXTRACT(EPOCH …)``
+    (microseconds on PostgreSQL); on SQLite ``julianday(…) * 86400`` (its ``EXTRACT`` gives
+    whole seconds, so two saves in one second would add up the same)."""
+
+    type = Numeric()
+    inherit_cache = True
+
+
+@compiles(exact_epoch)
+def _epoch(element: exact_epoch, compiler: Any, **kw: Any) -> str:
+    return compiler.process(extract("epoch", *element.clauses), **kw)
+
+
+@compiles(exact_epoch, "sqlite")
+def _epoch_sqlite(element: exact_epoch, compiler: Any, **kw: Any) -> str:
+    return f"(julianday({compiler.process(element.clauses, **kw)}) * 86400.0)"
+
+
 _STAMP_QUERY = select(
     StoredEvent.updated_at,
     select(func.max(StoredGame.updated_at)).where(StoredGame.event_id == StoredEvent.id).scalar_subquery(),
-    select(func.sum(extract("epoch", StoredGame.updated_at)))
-    .where(StoredGame.event_id == StoredEvent.id)
-    .scalar_subquery(),
+    select(func.sum(exact_epoch(StoredGame.updated_at))).where(StoredGame.event_id == StoredEvent.id).scalar_subquery(),
 ).where(StoredEvent.view_digest == bindparam("digest"))
 
 
