@@ -421,3 +421,16 @@ def test_the_directors_pages_speak_the_language_without_english_left(app, client
         html = response.get_data(as_text=True)
         assert visible(html).lang == lang, url
         assert english_left(html, lang, patterns) == [], url
+
+
+def test_the_home_page_lists_the_nights_this_device_directs(app, client):
+    # The console's link carries the director token: a closed tab must not lose the night.
+    assert 'id="nights"' not in client.get("/").text
+    director = create_night(client, title="Friday at the club")
+    client.get(f"/d/{director}")  # the organiser lands on the console (the form's 303)
+    home = client.get("/").text
+    assert 'id="nights"' in home and "Friday at the club" in home
+    assert f'href="/d/{director}"' in home
+    assert "12 players" in home
+    # Another device (a fresh cookie) does not see it.
+    assert "Friday at the club" not in app.test_client().get("/").text

@@ -27,6 +27,7 @@ from ..scoring.event import parse_event
 from ..web import htmx
 from ..web.device import creator, device_id
 from ..web.limits import EVENT_STARTS, limit
+from ..web.recent import NIGHTS, remember
 
 # No url_prefix: the new-night form lives at /events/new, the director's pages under /d/.
 bp = Blueprint("director", __name__)
@@ -118,6 +119,8 @@ def page(token: str):
     """The director's console: every table's progress, the leaderboard, adjustments, close and
     reopen; its live part refreshes itself (htmx asks for that block alone)."""
     stored = director_event(token)
+    if not htmx.is_htmx():  # opened (not the console's own refresh): first in this device's nights
+        remember(token, NIGHTS)
     return htmx.page_or_blocks("events/console.html", CONSOLE_BLOCKS, **console_context(stored, token))
 
 

@@ -12,7 +12,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, s
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from .. import labels, services
+from .. import events, labels, services
 from ..forms import ButtonForm, ImportGameForm, NewGameForm, RoundForm, UnreadableImport
 from ..i18n import engine_text, error_text
 from ..pages.card import result_card, share_text
@@ -25,7 +25,7 @@ from ..web import htmx
 from ..web.device import creator, device_id
 from ..web.limits import GAME_STARTS, limit
 from ..web.loaders import any_game, game_to_edit
-from ..web.recent import keep_recent, recent_tokens
+from ..web.recent import NIGHTS, keep_recent, recent_tokens
 from ..web.recent import remember as remember_token
 
 bp = Blueprint("games", __name__)
@@ -120,7 +120,8 @@ def finished_part(stored: StoredGame, game: Game) -> dict[str, Any]:
 
 @bp.get("/")
 def home(import_form: ImportGameForm | None = None, status: int = 200):
-    """Start page: a big New game button, this device's recent games, importing a game."""
+    """Start page: a big New game button, this device's recent games and the club nights it
+    created or directed (their consoles), importing a game."""
     recent = []
     tokens = recent_tokens()
     for token in tokens:
@@ -130,7 +131,13 @@ def home(import_form: ImportGameForm | None = None, status: int = 200):
         stored, _can_edit = found
         recent.append({"stored": stored, **recent_game(stored.to_game())})
     keep_recent(tokens)  # seals a list a cookie from before kept in clear (else the cookie stays as it is)
-    return render_template("games/home.html", recent=recent, import_form=import_form or ImportGameForm()), status
+    nights = [
+        found[0]
+        for found in map(events.find_event, recent_tokens(NIGHTS))
+        if found and found[1] == events.EventRole.DIRECTOR
+    ]
+    form = import_form or ImportGameForm()
+    return render_template("games/home.html", recent=recent, nights=nights, import_form=form), status
 
 
 @bp.post("/games/import")

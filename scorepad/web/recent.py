@@ -1,5 +1,5 @@
-"""This device's recent games, for the home page: their edit tokens, newest first, in the
-session cookie, sealed.
+"""This device's recent games and club nights, for the home page: their edit tokens (a
+night's: its director token), newest first, in the session cookie, sealed.
 
 Flask's session cookie is signed, not encrypted: anyone who sees its value (a shared
 computer's browser, a proxy log, a screenshot of the developer tools) reads it. So the list
@@ -11,15 +11,32 @@ list: it is read, and sealed the next time the list is written (the home page wr
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 from flask import current_app, session
 
 from ..tokens import InvalidToken, seal, unseal
 
+
+@dataclass(frozen=True)
+class Kept:
+    """One list kept in the session cookie: its ``key`` there, the ``purpose`` its seal's key
+    is derived for (scorepad.tokens: no other sealed value opens with it) and how many tokens
+    it keeps (``most``)."""
+
+    key: str
+    purpose: str
+    most: int
+
+
 SESSION_KEY = "recent"
 #: The purpose of the recent list's key (scorepad.tokens): no other sealed value opens with it.
 PURPOSE = "recent games"
 RECENT_GAMES = 10  # edit tokens remembered
+#: The recent games (edit tokens) and the club nights this device created or directed (director
+#: tokens: losing the console's link would leave a night without its director).
+GAMES = Kept(SESSION_KEY, PURPOSE, RECENT_GAMES)
+NIGHTS = Kept("recent_nights", "recent nights", 5)
 
 
 def _secrets() -> list[str | bytes]:
@@ -28,33 +45,35 @@ def _secrets() -> list[str | bytes]:
     return [config["SECRET_KEY"], *(config.get("SECRET_KEY_FALLBACKS") or ())]
 
 
-def recent_tokens() -> list[str]:
-    """The edit tokens of this device's recent games, newest first (at most
-    :data:`RECENT_GAMES`); [] for none, or for a list that no longer opens (the secret keys
-    changed). Not checked against the database: a game may be gone since."""
-    kept = session.get(SESSION_KEY)
+def recent_tokens(kind: Kept = GAMES) -> list[str]:
+    """The tokens of this device's recent games (``kind`` :data:`GAMES`, edit tokens) or club
+    nights (:data:`NIGHTS`, director tokens), newest first (at most ``kind.most``); [] for
+    none, or for a list that no longer opens (the secret keys changed). Not checked against
+    the database: a game may be gone since."""
+    kept = session.get(kind.key)
     if isinstance(kept, str):
         try:
-            kept = json.loads(unseal(_secrets(), PURPOSE, kept))
+            kept = json.loads(unseal(_secrets(), kind.purpose, kept))
         except (InvalidToken, ValueError):
             return []
     if not isinstance(kept, list):
         return []
-    return [token for token in kept if isinstance(token, str)][:RECENT_GAMES]
+    return [token for token in kept if isinstance(token, str)][: kind.most]
 
 
-def keep_recent(tokens: list[str]) -> None:
-    """Store ``tokens`` (newest first; the first :data:`RECENT_GAMES` are kept) as this
-    device's recent games, sealed. The cookie is left as it is when it holds exactly them
-    sealed already, or holds no list and ``tokens`` is empty."""
-    tokens = tokens[:RECENT_GAMES]
-    kept = session.get(SESSION_KEY)
-    if (kept is None and not tokens) or (isinstance(kept, str) and recent_tokens() == tokens):
+def keep_recent(tokens: list[str], kind: Kept = GAMES) -> None:
+    """Store ``tokens`` (newest first; the first ``kind.most`` are kept) as this device's
+    recent games (or nights: ``kind``), sealed. The cookie is left as it is when it holds
+    exactly them sealed already, or holds no list and ``tokens`` is empty."""
+    tokens = tokens[: kind.most]
+    kept = session.get(kind.key)
+    if (kept is None and not tokens) or (isinstance(kept, str) and recent_tokens(kind) == tokens):
         return
     secret = _secrets()[0]
-    session[SESSION_KEY] = seal(secret, PURPOSE, json.dumps(tokens, separators=(",", ":")).encode())
+    session[kind.key] = seal(secret, kind.purpose, json.dumps(tokens, separators=(",", ":")).encode())
 
 
-def remember(edit_token: str) -> None:
-    """Put the game of ``edit_token`` first in this device's recent games."""
-    keep_recent([edit_token, *(token for token in recent_tokens() if token != edit_token)])
+def remember(token: str, kind: Kept = GAMES) -> None:
+    """Put the game of edit token ``token`` (or the night of director token ``token``, for
+    ``kind`` :data:`NIGHTS`) first in this device's recent list."""
+    keep_recent([token, *(kept for kept in recent_tokens(kind) if kept != token)], kind)
