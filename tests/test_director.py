@@ -254,12 +254,12 @@ def test_a_closed_night_refuses_rounds_and_adjustments_until_reopened(app, clien
     _, token = table_game(app, director, 1, 1)
     scorer = client.get(f"/g/{token}").text
     assert "The night is closed: this table can no longer be scored." in scorer
-    assert 'id="round_form"' not in scorer and "Undo round" not in scorer
+    assert 'class="btn btn-contract"' not in scorer and "Undo round" not in scorer
     assert client.post(f"/d/{director}/reopen").status_code == 303
     assert "Close the night" in client.get(f"/d/{director}").text
     assert save_round(client, app, director).status_code == 201
     scorer = client.get(f"/g/{token}").text
-    assert "The night is closed" not in scorer and 'id="round_form"' in scorer
+    assert "The night is closed" not in scorer and 'class="btn btn-contract"' in scorer
 
 
 # -- tokens --------------------------------------------------------------------------------

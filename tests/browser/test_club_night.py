@@ -159,6 +159,10 @@ def test_a_club_night_on_phones(live_server, browser, phones, screenshot_dir):
     assert viewer.evaluate("window.keptOpen") is True
     shot("06-board-two-tables", viewer)
 
+    # Table 1's scorer enters round 2 while the director closes the night.
+    fill_round(scorer_1, CLOSED_ROUND, 0)
+    expect(scorer_1.locator("#preview.htmx-request")).to_have_count(0)
+
     # The director closes the night: the console says so, and so does the board, by itself.
     organiser.reload()
     organiser.get_by_role("checkbox", name=re.compile("tables? ha(s|ve) not finished")).check()
@@ -170,9 +174,7 @@ def test_a_club_night_on_phones(live_server, browser, phones, screenshot_dir):
     assert viewer.evaluate("window.keptOpen") is True
     shot("08-board-closed", viewer)
 
-    # Table 1's scorer tries round 2: refused (409), saying why; nothing saved.
-    fill_round(scorer_1, CLOSED_ROUND, 0)
-    expect(scorer_1.locator("#preview.htmx-request")).to_have_count(0)
+    # Table 1's scorer saves round 2: refused (409), saying why; nothing saved.
     with scorer_1.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/rounds")) as answer:
         scorer_1.get_by_role("button", name="Save round 2").tap()
     assert answer.value.status == 409
@@ -182,6 +184,9 @@ def test_a_club_night_on_phones(live_server, browser, phones, screenshot_dir):
     expect(scorer_1.locator("#outbox")).to_contain_text("Not saved: the server refused this round")
     expect(scorer_1.locator("#outbox").get_by_role("button", name=re.compile("^Save it as round"))).to_have_count(0)
     expect(scorer_1.locator("#round-2")).to_have_count(0)
+    # The page now says the night is closed and offers no round to enter.
+    expect(scorer_1.locator("#round_form")).to_contain_text("The night is closed: this table can no longer be scored.")
+    expect(scorer_1.locator("form.round-form")).to_have_count(0)
     shot("09-scorer-refused", scorer_1)
 
     # The TV layout of the same board fits 1920×1080 without scrolling.
