@@ -87,10 +87,28 @@ def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
 
 
+def closing(app):
+    """``app`` as a WSGI app whose answer's body is closed even when the browser drops the
+    connection in the middle of it. Werkzeug's development server skips the body's ``close()``
+    when the dropped socket fails it first (a CI run: a page closed while its service worker was
+    still fetching a static file left WhiteNoise's file open, a ResourceWarning, an error under
+    ``filterwarnings = error``). This generator closes it when the server lets go of it."""
+
+    def serve(environ, start_response):
+        body = app(environ, start_response)
+        try:
+            yield from body
+        finally:
+            if hasattr(body, "close"):
+                body.close()
+
+    return serve
+
+
 @pytest.fixture
 def live_server(app):
     """Serve `app` on a free loopback port from a thread; yields the base URL."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    server = make_server("127.0.0.1", 0, closing(app), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
