@@ -55,6 +55,7 @@ from .scoring import (
     session_on,
 )
 from .scoring import swap_players as swap_seats
+from .scoring.contracts import is_int
 from .scoring.document import default_date
 from .scoring.errors import N_
 from .scoring.game import Standings
@@ -330,11 +331,6 @@ class EventState:
     session_on: int
 
 
-def _aware(moment: datetime) -> datetime:
-    """``moment`` as an aware UTC datetime (SQLite returns naive UTC)."""
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
 def event_spec(stored: StoredEvent) -> EventSpec:
     """The engine's :class:`~scorepad.scoring.event.EventSpec` of a stored night."""
     return EventSpec(
@@ -407,7 +403,7 @@ def event_state(stored: StoredEvent, role: str) -> EventState:
             game = games[(session.number, table.number)]
             standings = scored[game.id]
             played = standings.rounds_played
-            last = _aware(game.updated_at) if played else None
+            last = services.aware_utc(game.updated_at) if played else None
             final: tuple[int, int, int, int] = tuple(standings.final)  # type: ignore[assignment]
             edit = table_token(stored.director_token or "", session.number, table.number) if director else None
             tables.append(
@@ -561,7 +557,7 @@ def event_export(state: EventState) -> dict[str, Any]:
                     "name": stored.players[a.player],
                     "points": a.points,
                     "reason": a.reason,
-                    "at": _aware(a.created_at).astimezone(UTC).isoformat().replace("+00:00", "Z"),
+                    "at": services.aware_utc(a.created_at).astimezone(UTC).isoformat().replace("+00:00", "Z"),
                 }
                 for a in state.adjustments
             ],
@@ -585,7 +581,7 @@ def _lock_event(stored: StoredEvent) -> None:
 
 def _int(value: Any, path: str, low: int, high: int, message: str) -> int:
     """``value`` if it is a whole number (not a bool) in ``low..high``; ScoringError otherwise."""
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+    if not is_int(value) or not low <= value <= high:
         raise ScoringError(path, message, low=low, high=high)
     return value
 

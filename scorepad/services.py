@@ -405,14 +405,19 @@ def round_changed(number: int) -> RoundChanged:
     )
 
 
+def aware_utc(moment: datetime) -> datetime:
+    """``moment``, a time the database returned, as an aware UTC datetime (SQLite returns
+    naive UTC; PostgreSQL aware)."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
 def round_digest(row: StoredRound) -> str:
     """A short digest (16 hex digits) of round ``row`` as stored: its number, contract, trump
     suit or starting rank, outcome, doubles and when it was recorded (``created_at``, which
     tells a round undone and recorded again the same apart; the row's id does not, as SQLite
     may give a deleted row's id again). The edit form carries it from when it was opened, and
     :func:`replace_round` refuses the edit once the round is no longer that one."""
-    at = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)  # SQLite: naive UTC
-    recorded = at.astimezone(UTC).isoformat()
+    recorded = aware_utc(row.created_at).astimezone(UTC).isoformat()
     return request_digest([row.number, row.contract, row.trump, row.start_rank, row.outcome, row.doubles, recorded])[
         :16
     ]
