@@ -63,6 +63,7 @@ def create_app(config=None) -> Flask:
         api_presets,
         board,
         card,
+        confirm,
         director,
         games,
         language,
@@ -79,6 +80,7 @@ def create_app(config=None) -> Flask:
     # Club nights (issue 14): the API, the director's pages (/d/<token>) and the public ones (/n/<token>).
     for blueprint in (api_events.bp, director.bp, night.bp):
         app.register_blueprint(blueprint)
+    app.register_blueprint(confirm.bp)  # issue 15: the witness's page, /c/<confirm token>
     cli.register(app)
 
     # Points and counts with the language's digit grouping (1,234 · 1.234 · 1 234); the

@@ -27,6 +27,7 @@ from ..web.limits import GAME_STARTS, limit
 from ..web.loaders import any_game, game_to_edit
 from ..web.recent import NIGHTS, keep_recent, recent_tokens
 from ..web.recent import remember as remember_token
+from .confirm import scorer_witness
 
 bp = Blueprint("games", __name__)
 
@@ -94,6 +95,7 @@ def scorer_context(
     if page["contract"] is not None:
         page["form"] = form or RoundForm(formdata=None, data={"contract": page["contract"]})
     page["finished"] = finished_part(stored, page["game"]) if page["standings"].complete else None
+    page["witness"] = scorer_witness(stored, can_edit)  # issue 15: the confirm QR box, the disputed notes
     return page
 
 

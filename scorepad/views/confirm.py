@@ -1,0 +1,248 @@
+"""The witness's page (issue 15, club-format.md "Trust: confirmation and history"): a second
+player at the table opens the game's confirm link (``/c/<confirm token>``, from the QR code on
+the scorer's page) and checks each round the scorer entered: **Confirm** in one tap, or
+**Dispute** with a short note, which the scorer's page then shows.
+
+The page stays open on that phone: its list of rounds is polled every few seconds, as the
+board's live part is (:mod:`scorepad.views.board`: an ETag from one indexed query, 304 while
+nothing changed). Only the confirm token opens it: the game's edit and view tokens get 403 (a
+scorer does not confirm their own entry), any other token 404. Every button is a plain form
+POST with its CSRF token; htmx swaps the list in place, without it the POST answers 303 back to
+the page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask_babel import get_locale
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from sqlalchemy import bindparam, select
+from werkzeug.wrappers import Response as BaseResponse
+from wtforms import HiddenField, StringField
+
+from .. import services
+from ..i18n import engine_text, error_text
+from ..models import token_digest
+from ..pages.confirm import RoundCheck, check_box, disputed_notes, witness_page
+from ..scoring import ScoringError
+from ..scoring.trust import MAX_NOTE, checks_open, shown_status
+from ..services import StoredEvent, StoredGame  # the stored game's type and the night's (the ETag's query)
+from ..web import htmx
+from .board import POLL_SECONDS, live_answer, live_request, stamp_etag
+
+bp = Blueprint("confirm", __name__, url_prefix="/c")
+
+PAGE = "confirm/page.html"
+LIVE = "confirm/_live.html"
+BLOCKS = ["confirm_live"]
+#: Bumped when the live part's markup changes, so browsers drop copies cached before.
+FRAGMENT_VERSION = "1"
+
+
+class ConfirmForm(FlaskForm):
+    """A round's Confirm button: its CSRF token and ``digest``, the
+    :func:`scorepad.services.round_digest` of the round the page showed."""
+
+    digest = HiddenField()
+
+
+class DisputeForm(ConfirmForm):
+    """A round's Dispute form: the digest as :class:`ConfirmForm`'s, and what is wrong (``note``,
+    trimmed; it may be empty)."""
+
+    note = StringField(_l("What is wrong?"), filters=[lambda text: text.strip() if isinstance(text, str) else text])
+
+
+# -- the game of a confirm token ----------------------------------------------------------------
+
+
+def witness_game(token: str) -> StoredGame:
+    """The game whose confirm token is ``token``; 403 for the game's edit or view token, 404
+    (revealing nothing) for any other."""
+    stored = services.find_witness(token)
+    if stored is not None:
+        return stored
+    if services.find_by_token(token) is not None:
+        abort(
+            403,
+            _(
+                "This is the scorer’s link or the read-only link of the game. A round is checked on another "
+                "player’s phone, from the confirm link: a scorer does not confirm their own entry."
+            ),
+        )
+    abort(404)
+
+
+#: The live part's one query: the game's ``updated_at`` (every round write, confirm and dispute
+#: moves it), its confirmation and its night's ``closed``, by the confirm token's digest.
+_STAMP_QUERY = (
+    select(StoredGame.updated_at, StoredGame.confirmation, StoredEvent.closed)
+    .outerjoin(StoredEvent, StoredEvent.id == StoredGame.event_id)
+    .where(StoredGame.confirm_digest == bindparam("digest"))
+)
+
+
+def live_etag(token: str, language: str) -> str | None:
+    """The validator of the live part of the confirm page of ``token`` in ``language`` (32 hex
+    digits), from one indexed query (:func:`scorepad.services.stamp`); None for an unknown token."""
+    if not token or len(token) > 64:
+        return None
+    found = services.stamp(_STAMP_QUERY, "confirm", token_digest(token))
+    if found is None:
+        return None
+    return stamp_etag(FRAGMENT_VERSION, token, "/".join("" if v is None else str(v) for v in found), language)
+
+
+def round_checks(stored: StoredGame, with_digests: bool = True) -> list[RoundCheck]:
+    """Each recorded round's status as shown (``confirmed`` throughout when checking is off),
+    note and digest (``""`` without ``with_digests``)."""
+    return [
+        RoundCheck(
+            shown_status(stored.confirmation, row.status),
+            row.note,
+            services.round_digest(row) if with_digests else "",
+        )
+        for row in stored.rounds
+    ]
+
+
+def witness_context(stored: StoredGame, token: str, **extra: Any) -> dict[str, Any]:
+    """The confirm page's template variables (:func:`scorepad.pages.confirm.witness_page`) with
+    the token, the poll's interval, language and ETag, and ``extra``: ``message`` (a refusal, at
+    the top), ``feedback`` (what the witness just did), ``dispute`` (a refused note: ``number``,
+    ``note``, ``errors``)."""
+    closed = bool(stored.event_id) and services.night_closed(stored.event_id, for_write=False)
+    checks = round_checks(stored)
+    page = witness_page(stored.to_game(), checks, checking=checks_open(stored.confirmation), closed=closed)
+    language = str(get_locale())
+    page.update(
+        {
+            "stored": stored,
+            "token": token,
+            "poll_seconds": POLL_SECONDS,
+            "language": language,
+            "etag": live_etag(token, language),
+            "message": None,
+            "feedback": None,
+            "dispute": None,
+            "note_length": MAX_NOTE,
+        }
+    )
+    page.update(extra)
+    return page
+
+
+# -- pages ----------------------------------------------------------------------------------------
+
+
+@bp.get("/<token>")
+def show(token: str):
+    """The witness's page: the rounds waiting for a check, newest first, each with Confirm and
+    Dispute; the rounds checked already, collapsed."""
+    stored = witness_game(token)
+    return render_template(PAGE, **witness_context(stored, token))
+
+
+@bp.get("/<token>/live")
+def live(token: str):
+    """The live part of the witness's page, polled by htmx: 304 while nothing changed (as the
+    board's, :func:`scorepad.views.board.live`). 403 for the edit or view token, 404 for others."""
+    _layout, language, varies = live_request(("page",))
+    etag = live_etag(token, language)
+    if etag is None:
+        witness_game(token)  # 403 or 404
+    return live_answer(etag, varies, language, lambda: render_template(LIVE, **witness_context(witness_game(token), token)))
+
+
+def answer(stored: StoredGame, token: str, status: int, **extra: Any) -> BaseResponse:
+    """The page with ``status`` (for htmx: its live part, which replaces itself)."""
+    return htmx.page_or_blocks(PAGE, BLOCKS, status=status, **witness_context(stored, token, **extra))
+
+
+def refusal(stored: StoredGame, token: str, message: str) -> BaseResponse:
+    """409: ``message`` above the rounds as they are now."""
+    return answer(stored, token, 409, message=message[:1].upper() + message[1:])
+
+
+def check(
+    stored: StoredGame, token: str, number: int, form: ConfirmForm, change: Callable[[str], object], done: str
+) -> BaseResponse:
+    """Run ``change`` (a confirm or a dispute of round ``number``, given the digest of the round
+    the page showed) and answer: the fresh list saying ``done`` (htmx), or 303 back to the page
+    with ``done`` shown once; 409 with the fresh list when the round changed since the page
+    showed it, is gone, checking is off or the night is closed; 422 for a note the services
+    refuse; 404 for a round the game never had."""
+    if not form.validate_on_submit():
+        abort(400)  # no form of ours: no CSRF token
+    digest = form.digest.data or ""
+    try:
+        if not digest:  # the page always sends one: without it, what the witness saw is unknown
+            if not 1 <= number <= len(stored.rounds):
+                raise LookupError(number)
+            raise services.round_changed(number)
+        change(digest)
+    except services.RoundChanged:
+        return refusal(stored, token, _("Round %(n)d was changed since this page showed it: check it again.", n=number))
+    except services.Conflict as exc:
+        return refusal(stored, token, engine_text(exc.template, **exc.params))
+    except LookupError:
+        if not digest:
+            abort(404)
+        return refusal(stored, token, _("Round %(n)d is no longer there: the scorer undid it.", n=number))
+    except ScoringError as exc:
+        note = form.note.data if isinstance(form, DisputeForm) else ""
+        return answer(stored, token, 422, dispute={"number": number, "note": note, "errors": [error_text(exc)]})
+    if htmx.is_htmx():
+        return answer(stored, token, 200, feedback=done)
+    flash(done)
+    return htmx.vary(redirect(url_for("confirm.show", token=token) + "#confirm_live", 303))
+
+
+@bp.post("/<token>/rounds/<int:number>/confirm")
+def confirm(token: str, number: int):
+    """Confirm round ``number`` as the page showed it (one tap)."""
+    stored = witness_game(token)
+    return check(
+        stored,
+        token,
+        number,
+        ConfirmForm(),
+        lambda digest: services.confirm_round(stored, number, based_on=digest),
+        _("Round %(n)d confirmed.", n=number),
+    )
+
+
+@bp.post("/<token>/rounds/<int:number>/dispute")
+def dispute(token: str, number: int):
+    """Dispute round ``number`` as the page showed it, with a short note for the scorer."""
+    stored = witness_game(token)
+    form = DisputeForm()
+    return check(
+        stored,
+        token,
+        number,
+        form,
+        lambda digest: services.dispute_round(stored, number, form.note.data or "", based_on=digest),
+        _("Round %(n)d disputed: the scorer sees your note.", n=number),
+    )
+
+
+# -- on the scorer's page -------------------------------------------------------------------------
+
+
+def scorer_witness(stored: StoredGame, can_edit: bool) -> dict[str, Any]:
+    """What the scorer's page shows of the checking (templates/confirm/_disputed.html and
+    _scorer_box.html): ``disputed``, each disputed round's number and note
+    (:func:`scorepad.pages.confirm.disputed_notes`), and for the edit token, while checking is
+    not off, ``box``: the confirm page's link and its QR code
+    (:func:`scorepad.pages.confirm.check_box`; None otherwise)."""
+    box = None
+    if can_edit and stored.edit_token and checks_open(stored.confirmation):
+        confirm_token = services.confirm_token_of(stored, stored.edit_token)
+        box = check_box(url_for("confirm.show", token=confirm_token, _external=True))
+    return {"disputed": disputed_notes(round_checks(stored, with_digests=False)), "box": box}
