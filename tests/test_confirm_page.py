@@ -29,9 +29,7 @@ def start(app, rounds=(ROUND_1, ROUND_2), **document):
     """A game with ``rounds`` recorded one by one, as the scorer's phone saves them (an import
     would start them the same, provisional): (game id, edit token, view token, confirm token)."""
     with app.app_context():
-        stored, _ = services.create_game(
-            {"players": PLAYERS, "first_declarer": 0, "preset": "tournament", **document}
-        )
+        stored, _ = services.create_game({"players": PLAYERS, "first_declarer": 0, "preset": "tournament", **document})
         ids = stored.id, stored.edit_token, stored.view_token
         for rnd in rounds:
             services.record_round(db.session.get(StoredGame, ids[0]), rnd)
@@ -51,7 +49,8 @@ def stored_rounds(app, game_id) -> list[tuple[str, str | None]]:
 
 def text(html: str) -> str:
     """The page's words: tags out, spaces collapsed, isolates out."""
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", without_isolates(html))).strip()
+    words = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", without_isolates(html))).strip()
+    return re.sub(r" ([,.:;])", r"\1", words)
 
 
 def section(html: str, start: str, end: str | None = None) -> str:
@@ -76,7 +75,12 @@ def waiting_numbers(html: str) -> list[int]:
 def checked_numbers(html: str) -> list[int]:
     if 'id="checked-title"' not in html:
         return []
-    return [int(n) for n in re.findall(r'<details class="card checked-round" id="round-(\d+)"', section(html, 'id="checked-title"'))]
+    return [
+        int(n)
+        for n in re.findall(
+            r'<details class="card checked-round" id="round-(\d+)"', section(html, 'id="checked-title"')
+        )
+    ]
 
 
 # -- what the page shows ----------------------------------------------------------------------
@@ -99,7 +103,7 @@ def test_the_page_lists_the_waiting_rounds_newest_first_with_what_they_settle(ap
     assert "Beth doubled Anne" in round_1
     assert "Beth doubled Anne: Anne 0, Beth −6 → Beth pays 6 to Anne" in round_1
     # Raw, doubles and round total by player (Anne, Beth, Cath, Diana).
-    assert "Raw score 0 −6 −12 −6 Doubles 0 −6 0 0 Round total +6 −12 −12 −6" in round_1.replace("+0", "0")
+    assert "Raw score 0 −6 −12 −6 Doubles +6 −6 0 0 Round total +6 −12 −12 −6" in round_1
     round_2 = text(section(html, 'id="round-2"', "</article>"))
     assert "Round 2 · Trumps, trumps: ♥ Hearts" in round_2
     assert "Tricks Anne 4 · Beth 3 · Cath 3 · Diana 3" in round_2
@@ -186,9 +190,7 @@ def test_confirm_through_htmx_answers_the_fresh_list(app, client):
 def test_dispute_keeps_the_round_waiting_with_the_note_and_the_scorer_sees_it(app, client):
     game_id, edit, _, confirm = start(app)
     html = client.get(f"/c/{confirm}").text
-    response = client.post(
-        f"/c/{confirm}/rounds/2/dispute", data={"digest": digest_of(html, 2), "note": f"  {NOTE} "}
-    )
+    response = client.post(f"/c/{confirm}/rounds/2/dispute", data={"digest": digest_of(html, 2), "note": f"  {NOTE} "})
     assert response.status_code == 303
     assert stored_rounds(app, game_id) == [("provisional", None), ("disputed", NOTE)]
     html = client.get(f"/c/{confirm}").text
@@ -211,7 +213,7 @@ def test_the_scorers_edit_makes_the_disputed_round_wait_again_and_the_old_form_i
         services.replace_round(stored, 2, {**ROUND_2, "outcome": {"tricks": [3, 4, 3, 3]}})
         db.session.remove()
     assert stored_rounds(app, game_id) == [("provisional", None), ("provisional", None)]
-    assert "disputed" not in text(client.get(f"/g/{edit}").text).lower().replace("undisputed", "")
+    assert 'id="disputed"' not in client.get(f"/g/{edit}").text  # the note went with the edit
     # The witness's page still showing the round as it was: refused, with the fresh list.
     refused = client.post(f"/c/{confirm}/rounds/2/confirm", data={"digest": old})
     assert refused.status_code == 409
@@ -256,7 +258,7 @@ def test_checking_off_says_so_without_buttons_and_refuses_with_409(app, client):
     game_id, edit, _, confirm = start(app, confirmation="off")
     html = client.get(f"/c/{confirm}").text
     assert "Checking is off for this game" in html
-    assert "<form method=\"post\" action=\"/c/" not in html and "<article" not in html
+    assert '<form method="post" action="/c/' not in html and "<article" not in html
     refused = client.post(f"/c/{confirm}/rounds/1/confirm", data={"digest": "0" * 16})
     assert refused.status_code == 409
     assert "Confirmation is off for this game" in refused.text
@@ -278,7 +280,7 @@ def test_a_closed_night_says_so_and_offers_no_button(app, client):
     html = client.get(f"/c/{confirm}").text
     assert "The night is closed: its rounds can no longer be confirmed or disputed." in html
     assert waiting_numbers(html) == [1]
-    assert f"/rounds/1/confirm" not in html
+    assert "/rounds/1/confirm" not in html
     refused = client.post(f"/c/{confirm}/rounds/1/confirm", data={"digest": digest})
     assert refused.status_code == 409 and "The night is closed" in refused.text
     assert stored_rounds(app, game_id) == [("provisional", None)]

@@ -116,7 +116,7 @@ def witness_context(stored: StoredGame, token: str, **extra: Any) -> dict[str, A
     the token, the poll's interval, language and ETag, and ``extra``: ``message`` (a refusal, at
     the top), ``feedback`` (what the witness just did), ``dispute`` (a refused note: ``number``,
     ``note``, ``errors``)."""
-    closed = bool(stored.event_id) and services.night_closed(stored.event_id, for_write=False)
+    closed = stored.event_id is not None and services.night_closed(stored.event_id, for_write=False)
     checks = round_checks(stored)
     page = witness_page(stored.to_game(), checks, checking=checks_open(stored.confirmation), closed=closed)
     language = str(get_locale())
@@ -156,7 +156,9 @@ def live(token: str):
     etag = live_etag(token, language)
     if etag is None:
         witness_game(token)  # 403 or 404
-    return live_answer(etag, varies, language, lambda: render_template(LIVE, **witness_context(witness_game(token), token)))
+    return live_answer(
+        etag, varies, language, lambda: render_template(LIVE, **witness_context(witness_game(token), token))
+    )
 
 
 def answer(stored: StoredGame, token: str, status: int, **extra: Any) -> BaseResponse:
