@@ -22,6 +22,7 @@ from tests.test_names import without_isolates
 PLAYERS = ["Anne", "Beth", "Cath", "Diana"]
 ROUND_1 = {"contract": "no-queens", "doubles": [[1, 0]], "outcome": {"queens": [0, 1, 2, 1]}}
 ROUND_2 = {"contract": "trumps", "trump": "hearts", "doubles": [], "outcome": {"tricks": [4, 3, 3, 3]}}
+ROUND_3 = {"contract": "no-tricks", "doubles": [], "outcome": {"tricks": [4, 3, 3, 3]}}
 NOTE = "Beth took the last trick"
 
 
@@ -300,7 +301,7 @@ def test_the_live_part_is_304_until_the_game_changes(app, client):
     with app.app_context():
         services.record_round(
             db.session.get(StoredGame, game_id),
-            {"contract": "no-tricks", "doubles": [], "outcome": {"tricks": [4, 3, 3, 3]}},
+            ROUND_3,
         )
         db.session.remove()
     changed = client.get(f"/c/{confirm}/live?lang=en", headers={"If-None-Match": etag})
@@ -322,3 +323,32 @@ def test_the_scorers_page_offers_the_confirm_link_as_a_qr_code(app, client):
     # The read-only page shows no confirm link.
     read_only = client.get(f"/g/{view}").text
     assert 'id="check_box"' not in read_only and confirm not in read_only
+
+
+# -- in every language --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["de", "nl", "fr"])
+def test_the_witnesss_pages_speak_the_language_without_english_left(app, client, lang):
+    from tests.test_translations import english_left, english_patterns, visible  # noqa: PLC0415 (slow to build)
+
+    _, edit, _, confirm = start(app, rounds=(ROUND_1, ROUND_2, ROUND_3))
+    _, _, _, off = start(app, confirmation="off")
+    patterns = english_patterns(lang)
+    headers = {"Accept-Language": f"{lang},en;q=0.5"}
+    html = client.get(f"/c/{confirm}").text
+    client.post(f"/c/{confirm}/rounds/1/confirm", data={"digest": digest_of(html, 1)}, headers=headers)
+    client.post(f"/c/{confirm}/rounds/2/dispute", data={"digest": digest_of(html, 2), "note": NOTE}, headers=headers)
+    pages = {
+        "confirm page": client.get(f"/c/{confirm}", headers=headers),
+        "refused note": client.post(
+            f"/c/{confirm}/rounds/3/dispute", data={"digest": digest_of(html, 3), "note": "x" * 201}, headers=headers
+        ),
+        "checking off": client.get(f"/c/{off}", headers=headers),
+        "scorer": client.get(f"/g/{edit}", headers=headers),
+        "wrong token": client.get(f"/c/{edit}", headers=headers),
+    }
+    for name, response in pages.items():
+        assert visible(response.text).lang == lang, name
+        assert english_left(response.text, lang, patterns) == [], name
+    assert pages["refused note"].status_code == 422 and pages["wrong token"].status_code == 403
