@@ -106,7 +106,7 @@ def test_the_page_lists_the_waiting_rounds_newest_first_with_what_they_settle(ap
     # Raw, doubles and round total by player (Anne, Beth, Cath, Diana).
     assert "Raw score 0 −6 −12 −6 Doubles +6 −6 0 0 Round total +6 −12 −12 −6" in round_1
     round_2 = text(section(html, 'id="round-2"', "</article>"))
-    assert "Round 2 · Trumps, trumps: ♥ Hearts" in round_2
+    assert "Round 2 · Trumps (♥ Hearts)" in round_2
     assert "Tricks Anne 4 · Beth 3 · Cath 3 · Diana 3" in round_2
     assert "Nobody doubled: the raw scores stand." in round_2
     assert "Raw score 20 15 15 15" in round_2
