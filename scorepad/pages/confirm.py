@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from markupsafe import Markup
@@ -92,8 +93,15 @@ def disputed_notes(checks: Sequence[RoundCheck]) -> list[dict[str, Any]]:
     ]
 
 
-def check_box(url: str) -> dict[str, Any]:
+@dataclass
+class CheckBox:
     """The scorer's "Let another player check" box: the confirm page's absolute ``url`` and
-    its ``qr`` code as inline SVG (:func:`.event.inline_qr`)."""
-    qr: Markup = inline_qr(url)
-    return {"url": url, "qr": qr}
+    its ``qr`` code as inline SVG (:func:`.event.inline_qr`), made when the box is shown: the
+    game page's htmx answers (each save) leave the box out, and a QR code takes some 15 ms."""
+
+    url: str
+
+    @cached_property
+    def qr(self) -> Markup:
+        """The QR code of :attr:`url`, inline SVG."""
+        return inline_qr(self.url)

@@ -28,7 +28,7 @@ from wtforms import HiddenField, StringField
 from .. import services
 from ..i18n import engine_text, error_text
 from ..models import token_digest
-from ..pages.confirm import RoundCheck, check_box, disputed_notes, witness_page
+from ..pages.confirm import CheckBox, RoundCheck, disputed_notes, witness_page
 from ..scoring import ScoringError
 from ..scoring.trust import MAX_NOTE, checks_open, shown_status
 from ..services import StoredEvent, StoredGame  # the stored game's type and the night's (the ETag's query)
@@ -242,9 +242,9 @@ def scorer_witness(stored: StoredGame, can_edit: bool) -> dict[str, Any]:
     _scorer_box.html): ``disputed``, each disputed round's number and note
     (:func:`scorepad.pages.confirm.disputed_notes`), and for the edit token, while checking is
     not off, ``box``: the confirm page's link and its QR code
-    (:func:`scorepad.pages.confirm.check_box`; None otherwise)."""
+    (:class:`scorepad.pages.confirm.CheckBox`; None otherwise)."""
     box = None
     if can_edit and stored.edit_token and checks_open(stored.confirmation):
         confirm_token = services.confirm_token_of(stored, stored.edit_token)
-        box = check_box(url_for("confirm.show", token=confirm_token, _external=True))
+        box = CheckBox(url_for("confirm.show", token=confirm_token, _external=True))
     return {"disputed": disputed_notes(round_checks(stored, with_digests=False)), "box": box}
