@@ -16,7 +16,7 @@ from scorepad import services
 from scorepad.extensions import db
 from scorepad.models import StoredGame
 from scorepad.tokens import derive_token
-from tests.test_director import create_night, table_game
+from tests.test_director import NO_QUEENS, create_night, table_game
 from tests.test_names import without_isolates
 
 PLAYERS = ["Anne", "Beth", "Cath", "Diana"]
@@ -189,7 +189,7 @@ def test_confirm_through_htmx_answers_the_fresh_list(app, client):
 
 
 def test_dispute_keeps_the_round_waiting_with_the_note_and_the_scorer_sees_it(app, client):
-    game_id, edit, _, confirm = start(app)
+    game_id, edit, view, confirm = start(app)
     html = client.get(f"/c/{confirm}").text
     response = client.post(f"/c/{confirm}/rounds/2/dispute", data={"digest": digest_of(html, 2), "note": f"  {NOTE} "})
     assert response.status_code == 303
@@ -202,6 +202,9 @@ def test_dispute_keeps_the_round_waiting_with_the_note_and_the_scorer_sees_it(ap
     scorer = client.get(f"/g/{edit}").text
     assert f"Round 2 disputed: “{NOTE}”" in text(scorer)
     assert f'href="/g/{edit}/rounds/2/edit"' in section(scorer, 'id="disputed"', "</section>")
+    # The read-only game page shows the note too, without the edit link.
+    read_only = client.get(f"/g/{view}").text
+    assert f"Round 2 disputed: “{NOTE}”" in text(read_only) and "/rounds/2/edit" not in read_only
 
 
 def test_the_scorers_edit_makes_the_disputed_round_wait_again_and_the_old_form_is_409(app, client):
@@ -248,6 +251,12 @@ def test_a_note_longer_than_200_characters_is_refused_next_to_the_field(app, cli
     assert "200" in error
     assert 'value="' + "x" * 201 + '"' in refused.text  # what was typed stays in the field
     assert stored_rounds(app, game_id) == [("provisional", None)] * 2
+    # Through htmx: the list with the message next to the round's note field.
+    again = client.post(
+        f"/c/{confirm}/rounds/1/dispute", data={"digest": digest, "note": "x" * 201}, headers={"HX-Request": "true"}
+    )
+    assert again.status_code == 422 and again.text.lstrip().startswith('<div id="confirm_live"')
+    assert "200" in section(again.text, 'id="dispute-error-1"', "</p>")
     # 200 characters pass.
     assert client.post(f"/c/{confirm}/rounds/1/dispute", data={"digest": digest, "note": "x" * 200}).status_code == 303
 
@@ -273,7 +282,8 @@ def test_a_closed_night_says_so_and_offers_no_button(app, client):
     director = create_night(client)
     game_id, token = table_game(app, director, 1, 1)
     with app.app_context():
-        services.record_round(db.session.get(StoredGame, game_id), ROUND_1)
+        # Without doubles: the table's first declarer is drawn, and a double's legality depends on it.
+        services.record_round(db.session.get(StoredGame, game_id), NO_QUEENS)
         db.session.remove()
     confirm = derive_token(token, "confirm")
     digest = digest_of(client.get(f"/c/{confirm}").text, 1)
