@@ -743,6 +743,20 @@ def updated_stamp(token: str) -> str | None:
     return "" if found[0] is None else str(found[0])
 
 
+#: The witness page's ETag query: the game's ``updated_at`` by its confirm token's digest (unique index).
+_WITNESS_QUERY = select(StoredGame.updated_at).where(StoredGame.confirm_digest == bindparam("digest"))
+
+
+def witness_stamp(token: str) -> str | None:
+    """:func:`updated_stamp` for the witness's page: the ``updated_at`` of the game whose
+    confirm token is ``token``, in text; None for an unknown token. A confirm, a dispute and
+    every round write move it."""
+    found = stamp(_WITNESS_QUERY, "witness", token_digest(token))
+    if found is None:
+        return None
+    return "" if found[0] is None else str(found[0])
+
+
 def saved_notes(preset_id: str) -> str | None:
     """The notes of the saved preset ``preset_id`` (a game's preset id), made safe to show
     (:func:`~scorepad.scoring.text.stored_text`), or None for a built-in id (no lookup) or a
