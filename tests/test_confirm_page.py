@@ -287,7 +287,11 @@ def test_a_closed_night_says_so_and_offers_no_button(app, client):
         db.session.remove()
     confirm = derive_token(token, "confirm")
     digest = digest_of(client.get(f"/c/{confirm}").text, 1)
+    etag = client.get(f"/c/{confirm}/live?lang=en").headers["ETag"]
     assert client.post(f"/d/{director}/close", data={"unfinished": "yes"}).status_code == 303
+    # The page open on the witness's phone learns it at its next poll (the close writes no round).
+    polled = client.get(f"/c/{confirm}/live?lang=en", headers={"If-None-Match": etag})
+    assert polled.status_code == 200 and "The night is closed" in polled.text
     html = client.get(f"/c/{confirm}").text
     assert "The night is closed: its rounds can no longer be confirmed or disputed." in html
     assert waiting_numbers(html) == [1]
