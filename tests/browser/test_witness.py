@@ -19,6 +19,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from scorepad import services
 from scorepad.extensions import db
+from tests.browser.test_csp import CSP_WORDS, LISTEN
 from tests.browser.test_full_game import fill_round, save_round
 
 PLAYERS = ["Anne", "Beth", "Cath", "Diana"]
@@ -29,9 +30,14 @@ NOTE = "Beth took the last trick"
 WAIT = 8000  # ms: a few polls (every 3 s)
 
 
-def phone_context(browser, playwright):
+def phone_context(browser, playwright, console: list[str]):
+    """A phone's context (iPhone 13 metrics, 390×844) whose pages report Content-Security-Policy
+    violations (``window.__csp``) and console errors (into ``console``)."""
     device = {k: v for k, v in playwright.devices["iPhone 13"].items() if k != "default_browser_type"}
-    return browser.new_context(**{**device, "viewport": {"width": 390, "height": 844}})
+    context = browser.new_context(**{**device, "viewport": {"width": 390, "height": 844}})
+    context.add_init_script(LISTEN)
+    context.on("console", lambda message: console.append(message.text) if message.type == "error" else None)
+    return context
 
 
 def waiting(page: Page) -> list[str]:
@@ -58,7 +64,9 @@ def test_a_second_phone_confirms_disputes_and_confirms_again(app, live_server, b
         edit, view = stored.edit_token, stored.view_token
         db.session.remove()
 
-    scorer_context, witness_context = phone_context(browser, playwright), phone_context(browser, playwright)
+    console: list[str] = []
+    scorer_context = phone_context(browser, playwright, console)
+    witness_context = phone_context(browser, playwright, console)
     scorer, witness = scorer_context.new_page(), witness_context.new_page()
 
     # The scorer's page: "Let another player check" opens on the QR code and the link.
@@ -160,6 +168,11 @@ def test_a_second_phone_confirms_disputes_and_confirms_again(app, live_server, b
     witness.locator("details#round-2 > summary").tap()
     expect(witness.locator("details#round-2 .check-body")).to_be_visible()
     witness.screenshot(path=str(screenshot_dir / "witness-all-checked-390.png"), full_page=True)
+
+    # Every swap of the witness's list and the scorer's pages, within the Content-Security-Policy.
+    assert witness.evaluate("window.__csp") == [] and scorer.evaluate("window.__csp") == []
+    assert [text for text in console if any(word in text for word in CSP_WORDS)] == []
+    assert console == []  # and no other error either
 
     with app.app_context():
         rounds = services.find_by_token(edit)[0].rounds
