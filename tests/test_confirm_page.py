@@ -207,6 +207,15 @@ def test_dispute_keeps_the_round_waiting_with_the_note_and_the_scorer_sees_it(ap
     assert f"Round 2 disputed: “{NOTE}”" in text(read_only) and "/rounds/2/edit" not in read_only
 
 
+def test_a_dispute_may_say_nothing_more(app, client):
+    game_id, edit, _, confirm = start(app)
+    digest = digest_of(client.get(f"/c/{confirm}").text, 1)
+    assert client.post(f"/c/{confirm}/rounds/1/dispute", data={"digest": digest, "note": "  "}).status_code == 303
+    assert stored_rounds(app, game_id) == [("disputed", None), ("provisional", None)]
+    assert "Round 1 disputed." in text(section(client.get(f"/g/{edit}").text, 'id="disputed"', "</section>"))
+    assert "⚠ Disputed" in text(section(client.get(f"/c/{confirm}").text, 'id="round-1"', "</article>"))
+
+
 def test_the_scorers_edit_makes_the_disputed_round_wait_again_and_the_old_form_is_409(app, client):
     game_id, edit, _, confirm = start(app)
     html = client.get(f"/c/{confirm}").text
