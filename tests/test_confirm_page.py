@@ -212,6 +212,7 @@ def test_a_dispute_may_say_nothing_more(app, client):
     digest = digest_of(client.get(f"/c/{confirm}").text, 1)
     assert client.post(f"/c/{confirm}/rounds/1/dispute", data={"digest": digest, "note": "  "}).status_code == 303
     assert stored_rounds(app, game_id) == [("disputed", None), ("provisional", None)]
+    assert "Round 1 disputed." in client.get(f"/c/{confirm}").text  # said once: no note to see
     assert "Round 1 disputed." in text(section(client.get(f"/g/{edit}").text, 'id="disputed"', "</section>"))
     assert "⚠ Disputed" in text(section(client.get(f"/c/{confirm}").text, 'id="round-1"', "</article>"))
 

@@ -230,7 +230,9 @@ def dispute(token: str, number: int):
         number,
         form,
         lambda digest: services.dispute_round(stored, number, form.note.data or "", based_on=digest),
-        _("Round %(n)d disputed: the scorer sees your note.", n=number),
+        _("Round %(n)d disputed: the scorer sees your note.", n=number)
+        if (form.note.data or "").strip()
+        else _("Round %(n)d disputed.", n=number),
     )
 
 
