@@ -79,6 +79,9 @@ def create_app(config=None) -> Flask:
     # Club nights (issue 14): the API, the director's pages (/d/<token>) and the public ones (/n/<token>).
     for blueprint in (api_events.bp, director.bp, night.bp):
         app.register_blueprint(blueprint)
+    from .views import history  # noqa: PLC0415 (flaskr's pattern; see above)
+
+    app.register_blueprint(history.bp)  # the game's record of changes (issue 15), /h/<token>
     cli.register(app)
 
     # Points and counts with the language's digit grouping (1,234 · 1.234 · 1 234); the
