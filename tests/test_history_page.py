@@ -19,7 +19,7 @@ UTC         local      change
 20:20       21:20      … and disputes round 3: "Marc had two queens, not Beth"
 ==========  =========  ==========================================================================
 
-So round 1 is confirmed, round 2 provisional and edited twice (last at 21:14, ♥A Beth → Marc
+So round 1 is confirmed, round 2 provisional and edited twice (last at 21:14 local time, ♥A Beth → Marc
 all told), round 3 disputed, round 4 gone (and in the history).
 """
 
@@ -56,9 +56,7 @@ class Clock:
 
 
 def api(client, method: str, path: str, token: str, body=None):
-    response = client.open(
-        f"/api/v1{path}", method=method, json=body, headers={"Authorization": f"Bearer {token}"}
-    )
+    response = client.open(f"/api/v1{path}", method=method, json=body, headers={"Authorization": f"Bearer {token}"})
     assert response.status_code < 300, (path, response.status_code, response.get_data(as_text=True))
     return response
 
@@ -122,7 +120,9 @@ def page(client, url: str) -> str:
 
 def history_entries(html: str) -> list[tuple[str, str, str]]:
     """Each entry of the history page: (local time, what it says, who)."""
-    entries = re.findall(r'<li class="history-entry[^"]*"[^>]*>(.*?)</li>\s*(?=<li class="history-entry|</ol>)', html, re.S)
+    entries = re.findall(
+        r'<li class="history-entry[^"]*"[^>]*>(.*?)</li>\s*(?=<li class="history-entry|</ol>)', html, re.S
+    )
     out = []
     for entry in entries:
         time = text(re.search(r'<time class="entry-time"[^>]*>(.*?)</time>', entry, re.S).group(1))
@@ -138,19 +138,19 @@ def test_the_history_page_lists_every_change_oldest_first_in_the_players_time(ap
     game = evening(app, client)
     html = page(client, f"/h/{game['view_token']}")
     assert history_entries(html) == [
-        ("21:00", "Recorded round 1: No Last Two, declarer Beth", "The scorer"),
-        ("21:02", "Recorded round 2: No Hearts, declarer Beth", "The scorer"),
-        ("21:04", "Recorded round 3: No Queens, declarer Beth", "The scorer"),
-        ("21:06", "Recorded round 4: No Tricks, declarer Beth", "The scorer"),
-        ("21:10", "Changed round 2 Ace of hearts ♥A: Beth → Élodie", "The scorer"),
-        ("21:14", "Changed round 2 Ace of hearts ♥A: Élodie → Marc", "The scorer"),
-        ("21:16", "Undid round 4: No Tricks, declarer Beth", "The scorer"),
-        ("21:18", "Confirmed round 1", "The other player"),
-        ("21:20", f"Disputed round 3 “{NOTE}”", "The other player"),
+        ("9:00 PM", "Recorded round 1: No Last Two, declarer Beth", "The scorer"),
+        ("9:02 PM", "Recorded round 2: No Hearts, declarer Beth", "The scorer"),
+        ("9:04 PM", "Recorded round 3: No Queens, declarer Beth", "The scorer"),
+        ("9:06 PM", "Recorded round 4: No Tricks, declarer Beth", "The scorer"),
+        ("9:10 PM", "Changed round 2 Ace of hearts ♥A: Beth → Élodie", "The scorer"),
+        ("9:14 PM", "Changed round 2 Ace of hearts ♥A: Élodie → Marc", "The scorer"),
+        ("9:16 PM", "Undid round 4: No Tricks, declarer Beth", "The scorer"),
+        ("9:18 PM", "Confirmed round 1", "The other player"),
+        ("9:20 PM", f"Disputed round 3 “{NOTE}”", "The other player"),
     ]
     assert "Times: Europe/Amsterdam." in text(html)
     assert '<time datetime="2026-12-01">Tuesday, December 1, 2026</time>' in html
-    assert '<time class="entry-time" datetime="2026-12-01T20:14:00+00:00">21:14</time>' in html
+    assert '<time class="entry-time" datetime="2026-12-01T20:14:00+00:00">' in html
     assert game["edit_token"] not in html
 
 
@@ -158,8 +158,11 @@ def test_the_history_page_says_the_time_in_the_readers_language(app, client):
     game = evening(app, client)
     html = client.get(f"/h/{game['view_token']}", headers={"Accept-Language": "de"}).get_data(as_text=True)
     entries = history_entries(html)
-    assert entries[0] == ("21:00", "GERMAN", "GERMAN")
+    assert entries[0] == ("21:00", "Runde 1 eingetragen: Keine letzten zwei, Ansager Beth", "Der Schreiber")
     assert [e[0] for e in entries] == ["21:00", "21:02", "21:04", "21:06", "21:10", "21:14", "21:16", "21:18", "21:20"]
+    # The German board says when round 2 was last changed with a German clock too.
+    board = client.get(f"/b/{game['view_token']}", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert "Runde 2: zweimal geändert, zuletzt um 21:14" in text(board)
 
 
 def test_the_scorers_link_to_the_history_moves_to_the_view_tokens_page(app, client):
@@ -200,9 +203,10 @@ def marks(html: str, prefix: str) -> dict[int, list[str]]:
 
 
 def sheet_marks(html: str) -> dict[int, list[str]]:
-    """The marks in each round line of the sheet: round → kinds."""
+    """The marks in each line of a recorded round of the sheet: round → kinds."""
     rows = re.findall(r'<tr class="rnd[^"]*">\s*<td class="no">(\d+)</td>(.*?)</tr>', html, re.S)
-    return {int(n): re.findall(r'class="rmark rmark-([a-z]+)"', row) for n, row in rows}
+    played = [(n, row) for n, row in rows if re.search(r'<td class="num score">[^<]', row)]
+    return {int(n): re.findall(r'class="rmark rmark-([a-z]+)"', row) for n, row in played}
 
 
 EVENING_MARKS = {1: ["confirmed"], 2: ["provisional", "edited"], 3: ["disputed"]}
@@ -215,13 +219,13 @@ def test_the_board_marks_each_round_checked_or_not_and_the_edited_one(app, clien
     notes = text(html[html.index('<div class="trust-notes">') :])
     assert notes.startswith(
         "○ provisional: not checked yet ✓ confirmed by another player ! disputed ✎ changed after it was recorded"
-        " ✎ Round 2: edited twice, last at 21:14"
+        " ✎ Round 2: edited twice, last at 9:14 PM"
     )
     # Each mark is read out in words, not by its symbol or colour alone.
     row = re.search(r'<tr id="board-round-3".*?</tr>', html, re.S).group(0)
     assert '<span class="visually-hidden">, disputed</span>' in row
     row = re.search(r'<tr id="board-round-2".*?</tr>', html, re.S).group(0)
-    assert '<span class="visually-hidden">, edited twice, last at 21:14</span>' in row
+    assert re.search(r"<span class=\"visually-hidden\">, edited twice, last at 9:14\s?PM</span>", row)
 
 
 def test_the_scorers_page_marks_the_same_rounds(app, client):
@@ -229,7 +233,7 @@ def test_the_scorers_page_marks_the_same_rounds(app, client):
     for token in (game["edit_token"], game["view_token"]):
         html = page(client, f"/g/{token}")
         assert marks(html, "round-") == EVENING_MARKS
-        assert "Round 2: edited twice, last at 21:14" in text(html)
+        assert "Round 2: edited twice, last at 9:14 PM" in text(html)
 
 
 def test_the_sheet_marks_the_same_rounds_and_gives_their_footnotes(app, client):
@@ -238,8 +242,8 @@ def test_the_sheet_marks_the_same_rounds_and_gives_their_footnotes(app, client):
     assert sheet_marks(html) == EVENING_MARKS
     notes = re.search(r'<section class="sheet-notes".*?</section>', html, re.S).group(0)
     assert [text(li) for li in re.findall(r"<li[^>]*>(.*?)</li>", notes, re.S)] == [
-        "Round 2 was changed twice after it was recorded, last at 21:14: Ace of hearts ♥A: Beth → Marc",
-        f"Round 3 is disputed (21:20): “{NOTE}”",
+        "Round 2 was changed twice after it was recorded, last at 9:14 PM: Ace of hearts ♥A: Beth → Marc",
+        f"Round 3 is disputed (9:20 PM): “{NOTE}”",
     ]
     assert "The notes on these rounds follow the sheet." in text(html)
     # The blank sheet of the same game has neither.
@@ -256,7 +260,7 @@ def test_a_round_changed_and_changed_back_says_so_on_the_sheet(app, client):
     api(client, "PUT", f"/games/{gid}/rounds/2", edit, ROUNDS[1])
     html = page(client, f"/s/{game['view_token']}")
     notes = re.search(r'<section class="sheet-notes".*?</section>', html, re.S).group(0)
-    assert "Round 2 was changed twice after it was recorded, last at 21:31: back as it was recorded" in text(notes)
+    assert "Round 2 was changed twice after it was recorded, last at 9:31 PM: back as it was recorded" in text(notes)
 
 
 def test_a_game_nobody_checks_has_no_status_marks(app, client):
@@ -335,8 +339,8 @@ def test_the_pdf_keeps_the_sheet_on_its_page_and_prints_the_footnotes_after_it(a
     sheet, notes = body.split("\f")[:2]
     assert "Rank" in sheet and "Notes on the rounds" not in sheet
     assert "Notes on the rounds" in notes
-    assert "Round 2 was changed twice after it was recorded, last at 21:14" in " ".join(notes.split())
-    assert f"Round 3 is disputed (21:20): “{NOTE}”" in " ".join(notes.split())
+    assert "Round 2 was changed twice after it was recorded, last at 9:14 PM" in " ".join(notes.split())
+    assert f"Round 3 is disputed (9:20 PM): “{NOTE}”" in " ".join(notes.split())
     SCREENSHOTS.mkdir(exist_ok=True)
     stem = SCREENSHOTS / "sheet-weasy-history-a4"
     stem.with_suffix(".pdf").write_bytes(response.data)

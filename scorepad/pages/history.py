@@ -21,9 +21,9 @@ from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from .. import labels
-from .. import history
+from .. import history, labels
 from ..history import round_edits
+from ..models import aware_utc
 from ..scoring import Game, Round
 from ..scoring.game import declarer_of
 from ..scoring.trust import shown_status
@@ -58,20 +58,15 @@ def zone_named(name: str | None) -> ZoneInfo | None:
         return None
 
 
-def utc(moment: datetime) -> datetime:
-    """A time the database returned, aware (SQLite hands back naive UTC)."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
 def clock(moment: datetime, zone: ZoneInfo | None) -> str:
     """``moment`` as the players' clock showed it ("21:14", "9:14 PM"): their zone, the
     page language's short time format."""
-    return format_time(utc(moment), "short", tzinfo=zone or UTC, locale=get_locale())
+    return format_time(aware_utc(moment), "short", tzinfo=zone or UTC, locale=get_locale())
 
 
 def local_day(moment: datetime, zone: ZoneInfo | None) -> date:
     """The players' calendar day of ``moment``."""
-    return utc(moment).astimezone(zone or UTC).date()
+    return aware_utc(moment).astimezone(zone or UTC).date()
 
 
 def checking(confirmation: str, rows: Sequence[StoredHistory]) -> bool:
@@ -93,7 +88,9 @@ def edited_text(edits: Edits, zone: ZoneInfo | None) -> str:
         return _("edited once, last at %(time)s", time=time)
     if edits.count == 2:
         return _("edited twice, last at %(time)s", time=time)
-    return ngettext("edited %(num)d time, last at %(time)s", "edited %(num)d times, last at %(time)s", edits.count, time=time)
+    return ngettext(
+        "edited %(num)d time, last at %(time)s", "edited %(num)d times, last at %(time)s", edits.count, time=time
+    )
 
 
 @dataclass(frozen=True)
@@ -150,7 +147,9 @@ def round_mark(status: str, watched: bool) -> str | None:
     return None
 
 
-def trust_part(confirmation: str, statuses: Sequence[str], rows: Sequence[StoredHistory], zone: ZoneInfo | None) -> Trust:
+def trust_part(
+    confirmation: str, statuses: Sequence[str], rows: Sequence[StoredHistory], zone: ZoneInfo | None
+) -> Trust:
     """The marks of every round: ``statuses[i]`` is round ``i + 1``'s stored status, ``rows`` the
     game's history oldest first (:func:`scorepad.history.game_history`), ``confirmation`` the
     game's setting, ``zone`` the players' time zone."""
@@ -219,13 +218,17 @@ def entry_words(game: Game, row: StoredHistory) -> tuple[str, tuple[str, ...]]:
     n = row.round or 0
     name = isolated_text(game.players[declarer_of(game.preset, game.first_declarer, n - 1)]) if n else ""
     if row.action == "record" and row.after is not None:
-        said = _("Recorded round %(n)d: %(contract)s, declarer %(name)s", n=n, contract=contract_text(row.after), name=name)
+        said = _(
+            "Recorded round %(n)d: %(contract)s, declarer %(name)s", n=n, contract=contract_text(row.after), name=name
+        )
         return said, ()
     if row.action == "edit" and row.before is not None and row.after is not None:
         changes = round_changes(round_of(row.before), round_of(row.after), game.players, declarer_of_round(game, n))
         return _("Changed round %(n)d", n=n), tuple(changes)
     if row.action == "undo" and row.before is not None:
-        said = _("Undid round %(n)d: %(contract)s, declarer %(name)s", n=n, contract=contract_text(row.before), name=name)
+        said = _(
+            "Undid round %(n)d: %(contract)s, declarer %(name)s", n=n, contract=contract_text(row.before), name=name
+        )
         return said, ()
     if row.action == "confirm":
         return _("Confirmed round %(n)d", n=n), ()
@@ -254,7 +257,7 @@ def history_entries(game: Game, rows: Sequence[StoredHistory], zone: ZoneInfo | 
         what, changes = entry_words(game, row)
         entries.append(
             Entry(
-                at=utc(row.at),
+                at=aware_utc(row.at),
                 time=clock(row.at, zone),
                 day=local_day(row.at, zone),
                 who=str(ROLE_NAMES.get(row.by, row.by)),
@@ -281,9 +284,7 @@ def history_page(game: Game, rows: Sequence[StoredHistory], zone_name: str | Non
     days: list[dict[str, Any]] = []
     for entry in entries:
         if not days or days[-1]["date"] != entry.day:
-            days.append(
-                {"date": entry.day, "day": format_date(entry.day, "full", locale=get_locale()), "entries": []}
-            )
+            days.append({"date": entry.day, "day": format_date(entry.day, "full", locale=get_locale()), "entries": []})
         days[-1]["entries"].append(entry)
     return {
         "game": game,
@@ -348,7 +349,8 @@ def sheet_notes(
             if number in spans:
                 old, new = spans[number]
                 changes = round_changes(round_of(old), round_of(new), game.players, declarer_of_round(game, number))
-                said = f"{said}: {'; '.join(changes)}" if changes else f"{said}: {_('back as it was recorded')}"
+                back = _("back as it was recorded")  # outside the f-string, where pybabel finds it
+                said = f"{said}: {'; '.join(changes) if changes else back}"
             notes.append(said)
         if shown_status(confirmation, status) == "disputed" and number in disputes:
             row = disputes[number]
