@@ -218,8 +218,7 @@ def test_the_board_marks_each_round_checked_or_not_and_the_edited_one(app, clien
     assert marks(html, "board-round-") == EVENING_MARKS
     notes = text(html[html.index('<div class="trust-notes">') :])
     assert notes.startswith(
-        "○ provisional: not checked yet ✓ confirmed by another player ! disputed ✎ changed after it was recorded"
-        " ✎ Round 2: edited twice, last at 9:14 PM"
+        "○ provisional: not checked yet ✓ confirmed by another player ! disputed ✎ Round 2: edited twice, last at 9:14 PM"
     )
     # Each mark is read out in words, not by its symbol or colour alone.
     row = re.search(r'<tr id="board-round-3".*?</tr>', html, re.S).group(0)
@@ -345,3 +344,37 @@ def test_the_pdf_keeps_the_sheet_on_its_page_and_prints_the_footnotes_after_it(a
     stem = SCREENSHOTS / "sheet-weasy-history-a4"
     stem.with_suffix(".pdf").write_bytes(response.data)
     subprocess.run(["pdftoppm", "-png", "-r", "70", str(stem.with_suffix(".pdf")), str(stem)], check=True)
+
+
+@pytest.mark.pdf
+@pytest.mark.parametrize(
+    "case, paper, lang", [("nine-40", "letter", "fr"), ("notes", "letter", "de"), ("notes", "a4", "en")]
+)
+def test_the_fullest_marked_sheets_still_print_the_sheet_on_one_page(app, client, tmp_path, case, paper, lang):
+    """The fullest sheets of tests/test_sheet.py with every mark and the longest note: the
+    legend takes no line from the sheet, and the notes go on the next page."""
+    from scorepad import services  # noqa: PLC0415
+    from tests.test_sheet import PLACE, extreme_sheet  # noqa: PLC0415
+
+    view = extreme_sheet(app, case)
+    with app.app_context():
+        stored, _ = services.find_by_token(view)
+        first = stored.rounds[0].document()
+        for cut in (1, 2):
+            services.replace_round(stored, 1, {**first, "doubles": first["doubles"][:-cut]})
+        services.confirm_round(stored, 2)
+        services.dispute_round(stored, 3, "Ω" * 200)
+    query = {"paper": paper, "place": PLACE}
+    response = client.get(f"/s/{view}/sheet.pdf", query_string=query, headers={"Accept-Language": lang})
+    path = tmp_path / "sheet.pdf"
+    path.write_bytes(response.data)
+    body = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    stem = SCREENSHOTS / f"sheet-weasy-history-{case}-{paper}-{lang}"
+    SCREENSHOTS.mkdir(exist_ok=True)
+    stem.with_suffix(".pdf").write_bytes(response.data)
+    subprocess.run(["pdftoppm", "-png", "-r", "70", str(path), str(stem)], check=True)
+    pages = body.split("\f")
+    assert len([p for p in pages if p.strip()]) == 2
+    rank = pages[0].index({"en": "Rank", "de": "Platz", "nl": "Plaats", "fr": "Rang"}[lang])
+    assert pages[0].rindex("Bartholomäus") > rank
+    assert "Ω" * 20 in "".join(pages[1].split())
