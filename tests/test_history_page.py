@@ -218,7 +218,8 @@ def test_the_board_marks_each_round_checked_or_not_and_the_edited_one(app, clien
     assert marks(html, "board-round-") == EVENING_MARKS
     notes = text(html[html.index('<div class="trust-notes">') :])
     assert notes.startswith(
-        "○ provisional: not checked yet ✓ confirmed by another player ! disputed ✎ Round 2: edited twice, last at 9:14 PM"
+        "○ provisional: not checked yet ✓ confirmed by another player ! disputed"
+        " ✎ Round 2: edited twice, last at 9:14 PM"
     )
     # Each mark is read out in words, not by its symbol or colour alone.
     row = re.search(r'<tr id="board-round-3".*?</tr>', html, re.S).group(0)
