@@ -24,6 +24,8 @@ all told), round 3 disputed, round 4 gone (and in the history).
 """
 
 import copy
+import csv
+import io
 import json
 import re
 import subprocess
@@ -327,6 +329,17 @@ def test_the_game_file_has_the_statuses_and_the_history(app, client):
     assert history[5]["before"]["outcome"]["ace"] == 0 and history[5]["after"]["outcome"]["ace"] == 3
     assert history[6]["before"] == ROUNDS[3] and history[6]["after"] is None
     assert history[8]["note"] == NOTE
+
+
+def test_the_csv_says_each_rounds_status(app, client):
+    game = evening(app, client)
+    data = client.get(f"/s/{game['view_token']}/sheet.csv").data.decode("utf-8-sig")
+    rounds = list(csv.DictReader(io.StringIO(data.split("\r\n\r\n")[0])))
+    assert [(line["round"], line["status"]) for line in rounds] == [
+        ("1", "confirmed"),
+        ("2", "provisional"),
+        ("3", "disputed"),
+    ]
 
 
 @pytest.mark.pdf

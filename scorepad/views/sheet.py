@@ -197,9 +197,10 @@ def pdf(token: str):
 
 @bp.get("/<token>/sheet.csv")
 def csv_download(token: str):
-    """The sheet as CSV (UTF-8 with a byte-order mark, so Excel reads the accents right)."""
+    """The sheet as CSV (UTF-8 with a byte-order mark, so Excel reads the accents right), each
+    round with its status."""
     stored = game_to_read(token)
-    body = sheet_csv(stored.to_game()).encode("utf-8-sig")
+    body = sheet_csv(stored.to_game(), history.statuses(stored)).encode("utf-8-sig")
     return send_download(body, "text/csv", download_name(stored, "csv"))
 
 
