@@ -220,7 +220,7 @@ def test_the_board_marks_each_round_checked_or_not_and_the_edited_one(app, clien
     assert marks(html, "board-round-") == EVENING_MARKS
     notes = text(html[html.index('<div class="trust-notes">') :])
     assert notes.startswith(
-        "○ provisional: not checked yet ✓ confirmed by another player ! disputed"
+        "○ provisional: not checked yet ✓ confirmed by another player ! disputed ✎ changed after it was recorded"
         " ✎ Round 2: edited twice, last at 9:14 PM"
     )
     # Each mark is read out in words, not by its symbol or colour alone.

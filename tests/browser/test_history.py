@@ -29,6 +29,7 @@ def test_the_marked_board_reads_on_a_phone(app, client, live_server, phone, scre
     assert row.locator(".rmark-disputed").is_visible()
     assert row.locator(".rmark-disputed").get_attribute("title") == "disputed"
     assert phone.locator(".edited-rounds").inner_text().startswith("✎ Round 2: edited twice, last at 9:14")
+    assert not phone.locator(".trust-legend .legend-edited").is_visible()  # said by the line above
     assert phone.evaluate(NO_SIDEWAYS)
     phone.locator("#board_table").screenshot(path=str(screenshot_dir / "history-board-phone.png"))
     phone.screenshot(path=str(screenshot_dir / "history-board-phone-full.png"), full_page=True)
@@ -55,3 +56,16 @@ def test_the_marked_sheet_prints_on_its_a4_page_with_the_notes_after_it(app, cli
     sheet, notes = pdf_text(pdf).split("\f")[:2]
     assert "Rank" in sheet and "The notes on these rounds follow the sheet." in " ".join(sheet.split())
     assert "Round 2 was changed twice after it was recorded, last at 9:14" in " ".join(notes.split())
+
+
+def test_the_big_screen_shows_the_marks_beside_the_round_numbers(app, client, live_server, page, screenshot_dir):
+    game = evening(app, client)
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{live_server}/b/{game['view_token']}/screen")
+    assert page.locator("#board-round-3 .rmark-disputed").is_visible()
+    assert page.locator("#board-round-1 .rmark-confirmed").is_visible()
+    # ✎ explained in the legend; the edited rounds' lines and the history's link are for phones.
+    assert page.locator(".trust-legend .legend-edited").is_visible()
+    assert not page.locator(".edited-rounds").is_visible()
+    assert not page.get_by_role("link", name="History of every change").is_visible()
+    page.screenshot(path=str(screenshot_dir / "history-board-screen.png"))
