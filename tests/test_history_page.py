@@ -151,6 +151,9 @@ def test_the_history_page_lists_every_change_oldest_first_in_the_players_time(ap
         ("9:20 PM", f"Disputed round 3 “{NOTE}”", "The other player"),
     ]
     assert "Times: Europe/Amsterdam." in text(html)
+    # Above the entries, each round changed since it was recorded, as the board says it.
+    edited = re.search(r'<ul class="edited-rounds history-edited">(.*?)</ul>', html, re.S).group(1)
+    assert text(edited) == "✎ Round 2: edited twice, last at 9:14 PM"
     assert '<time datetime="2026-12-01">Tuesday, December 1, 2026</time>' in html
     assert '<time class="entry-time" datetime="2026-12-01T20:14:00+00:00">' in html
     assert game["edit_token"] not in html

@@ -11,7 +11,7 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, url_for
 
 from .. import history
-from ..pages.history import history_page
+from ..pages.history import history_page, trust_of
 from ..web.loaders import any_game
 from ..web.recent import remember
 from .sheet import scorer_token
@@ -29,5 +29,12 @@ def show(token: str):
         remember(token)  # its back link then leads to the scorer's page (views.sheet.scorer_token)
         return redirect(url_for("history.show", token=stored.view_token), 303)
     page = history_page(stored.to_game(), history.game_history(stored), stored.timezone)
-    page.update({"stored": stored, "token": stored.view_token, "scorer_token": scorer_token(stored)})
+    page.update(
+        {
+            "stored": stored,
+            "token": stored.view_token,
+            "scorer_token": scorer_token(stored),
+            "trust": trust_of(stored),  # the rounds changed since recorded, at the top
+        }
+    )
     return render_template("history/show.html", **page)

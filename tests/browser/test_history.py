@@ -5,6 +5,7 @@ at in tests/screenshots/."""
 
 import re
 
+from tests.browser.test_csp import LISTEN
 from tests.browser.test_sheet import pdf_pages, pdf_text, to_png
 from tests.test_history_page import NOTE, evening
 
@@ -13,7 +14,9 @@ NO_SIDEWAYS = "document.documentElement.scrollWidth <= window.innerWidth"
 
 def test_the_history_page_reads_on_a_phone(app, client, live_server, phone, screenshot_dir):
     game = evening(app, client)
+    phone.add_init_script(LISTEN)
     phone.goto(f"{live_server}/h/{game['view_token']}")
+    assert phone.evaluate("window.__csp") == []  # its stylesheet loads under the strict policy
     entries = phone.locator(".history-entry")
     assert entries.count() == 9
     assert entries.nth(8).locator(".entry-note").inner_text() == f"“{NOTE}”"
