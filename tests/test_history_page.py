@@ -111,8 +111,8 @@ def text(fragment: str) -> str:
     return " ".join(without_isolates(unescape(re.sub(r"<[^>]+>", " ", fragment))).split())
 
 
-def page(client, url: str) -> str:
-    response = client.get(url)
+def page(client, url: str, follow: bool = False) -> str:
+    response = client.get(url, follow_redirects=follow)
     assert response.status_code == 200, (url, response.status_code)
     return response.get_data(as_text=True)
 
@@ -184,6 +184,31 @@ def test_no_other_token_opens_the_history_page(app, client, who):
     game = evening(app, client)
     token = game.get(who, "x" * 43)
     assert client.get(f"/h/{token}").status_code == 404
+
+
+def test_an_imported_game_starts_its_history_with_the_import(app, client):
+    app.config["CLOCK"] = Clock()
+    document = {**EXAMPLE["game"], "rounds": ROUNDS[:3], "timezone": "Europe/Amsterdam"}
+    view = client.post("/api/v1/games", json=document).get_json()["view_token"]
+    # 19:00 UTC is 8 PM in Amsterdam.
+    assert history_entries(page(client, f"/h/{view}")) == [("8:00 PM", "Imported the game with 3 rounds", "The scorer")]
+
+
+def test_a_club_nights_close_and_reopen_are_the_directors(app, client):
+    from tests.test_api_events import NIGHT, FirstSeat, table  # noqa: PLC0415
+
+    app.config["EVENT_RANDOM"] = FirstSeat
+    clock = app.config["CLOCK"] = Clock()
+    night = client.post("/api/v1/events", json=NIGHT).get_json()
+    director = night["director_token"]
+    clock.at("22:30")
+    api(client, "POST", f"/events/{night['id']}/close", director)
+    clock.at("22:35")
+    api(client, "POST", f"/events/{night['id']}/reopen", director)
+    assert history_entries(page(client, f"/h/{table(night, 1, 1)['edit_token']}", follow=True)) == [
+        ("11:30 PM", "Closed the club night", "The director"),
+        ("11:35 PM", "Reopened the club night", "The director"),
+    ]
 
 
 def test_a_game_without_changes_says_so(app, client):
