@@ -274,7 +274,7 @@ def history_entries(game: Game, rows: Sequence[StoredHistory], zone: ZoneInfo | 
 def history_page(game: Game, rows: Sequence[StoredHistory], zone_name: str | None) -> dict[str, Any]:
     """The history page's template variables: ``game``, ``players``, ``days`` (the entries
     of :func:`history_entries` oldest first, in runs of one calendar day of the players:
-    ``{"day": text, "iso": YYYY-MM-DD, "entries": [...]}``), ``count`` (entries), ``zone`` (the
+    ``{"date": date, "day": the date in words, "entries": [...]}``), ``count`` (entries), ``zone`` (the
     time zone's name as the page states it, "UTC" without one) and ``before_record`` (the game
     has rounds but no history: it was started before changes were recorded).
 
