@@ -74,7 +74,7 @@ def checking(confirmation: str, rows: Sequence[StoredHistory]) -> bool:
     provisional: the game's ``confirmation`` is ``required``, or any of its rounds was ever
     confirmed or disputed (its history ``rows`` say so, undone rounds' included). Never with
     ``off``: every round then counts as confirmed (scoring.trust.shown_status). The one place
-    that decides it, for the board, the scorer's page, the sheet and the history page."""
+    that decides it, for the board, the scorer’s page and the sheet (:func:`trust_part`)."""
     if confirmation == "off":
         return False
     return confirmation == "required" or any(row.action in CHECKS for row in rows)
