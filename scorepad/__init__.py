@@ -66,6 +66,7 @@ def create_app(config=None) -> Flask:
         confirm,
         director,
         games,
+        history,
         language,
         night,
         presets,
@@ -80,7 +81,9 @@ def create_app(config=None) -> Flask:
     # Club nights (issue 14): the API, the director's pages (/d/<token>) and the public ones (/n/<token>).
     for blueprint in (api_events.bp, director.bp, night.bp):
         app.register_blueprint(blueprint)
-    app.register_blueprint(confirm.bp)  # issue 15: the witness's page, /c/<confirm token>
+    # Issue 15: the witness's page (/c/<confirm token>) and the game's record of changes (/h/<token>).
+    for blueprint in (confirm.bp, history.bp):
+        app.register_blueprint(blueprint)
     cli.register(app)
 
     # Points and counts with the language's digit grouping (1,234 · 1.234 · 1 234); the

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -18,6 +19,7 @@ from ..scoring import Game, Preset, Round, score
 from ..scoring.contracts import SEATS
 from ..scoring.doubles import double_kind, implicit_redoubles
 from ..scoring.game import declarer_of, fixed_contract
+from ..scoring.trust import PROVISIONAL, shown_status
 from .common import signed
 
 #: Points as the sheet's rule notes write them: −6, +45, 0 (:func:`~.common.signed` with a plus).
@@ -276,10 +278,12 @@ def csv_cell(value: Any) -> Any:
     return value
 
 
-def sheet_csv(game: Game) -> str:
+def sheet_csv(game: Game, statuses: Sequence[str] = ()) -> str:
     """The sheet as CSV text: one line per round — ``date`` (the players' date, YYYY-MM-DD),
     ``round``, ``declarer`` (name), ``contract`` (id), ``trump``, ``start_rank``, ``played``,
-    ``doubles`` (``doubler>doubled`` letter pairs), then per player ``<name> raw``,
+    ``status`` (provisional, confirmed or disputed, as the game file exports it:
+    scoring.trust.shown_status of ``statuses[i]``, provisional when not given), ``doubles``
+    (``doubler>doubled`` letter pairs), then per player ``<name> raw``,
     ``<name> doubles`` (the settlement), ``<name> total`` and ``<name> running`` (points,
     zeros written as 0) — then an empty line and the standings: ``date``, ``player``,
     ``total``, ``quota_penalty``, ``final``, ``rank``. Every line carries the date, so the
@@ -289,12 +293,13 @@ def sheet_csv(game: Game) -> str:
     writer = csv.writer(out, lineterminator="\r\n")
     names = [csv_cell(p) for p in game.players]
     day = game.date.isoformat() if game.date else ""
-    header = ["date", "round", "declarer", "contract", "trump", "start_rank", "played", "doubles"]
+    header = ["date", "round", "declarer", "contract", "trump", "start_rank", "played", "status", "doubles"]
     for name in names:
         header += [f"{name} raw", f"{name} doubles", f"{name} total", f"{name} running"]
     writer.writerow(header)
-    for rnd, res in zip(game.rounds, scores.rounds, strict=True):
+    for index, (rnd, res) in enumerate(zip(game.rounds, scores.rounds, strict=True)):
         doubles = " ".join(f"{LETTERS[a]}>{LETTERS[b]}" for a, b in rnd.doubles)
+        status = shown_status(game.confirmation, statuses[index] if index < len(statuses) else PROVISIONAL)
         line = [
             day,
             res.number,
@@ -303,6 +308,7 @@ def sheet_csv(game: Game) -> str:
             rnd.trump or "",
             rnd.start_rank or "",
             "yes" if res.played else "no",
+            status,
             doubles,
         ]
         for p in range(SEATS):

@@ -3,7 +3,7 @@ other players' phones, a screen in the room or friends at home.
 
 The page polls its live fragment every few seconds (htmx). The fragment carries an ETag
 computed from one cheap query (the game's ``updated_at``, which :mod:`scorepad.services`
-changes on every save, edit and undo) plus the language, so a
+changes on every save, edit, undo, confirmation and dispute) plus the language, so a
 room full of phones costs one indexed lookup each and a ``304 Not Modified`` while nothing
 changes; no state is kept in the process, so any server instance can answer.
 """
@@ -22,6 +22,7 @@ from flask_babel import force_locale, get_locale
 from .. import services
 from ..i18n import select_locale
 from ..pages.board import board_page
+from ..pages.history import trust_of
 from ..services import StoredGame  # the stored game's type only: views reach the tables through services
 from ..web.loaders import any_game, game_to_read, game_to_view
 from ..web.qr import qr_svg
@@ -31,7 +32,7 @@ bp = Blueprint("board", __name__, url_prefix="/b")
 #: Seconds between two polls of the live fragment.
 POLL_SECONDS = 3
 #: Bumped when the fragment's markup changes, so browsers drop fragments cached before.
-FRAGMENT_VERSION = "2"
+FRAGMENT_VERSION = "3"
 LAYOUTS = ("board", "screen")
 
 
@@ -97,11 +98,13 @@ def cached_fragment(etag: str, render: Callable[[], str]) -> str:
 
 def board_context(stored: StoredGame, layout: str, etag: str | None) -> dict[str, Any]:
     """The board's template variables: :func:`scorepad.pages.board.board_page` for the stored
-    game, with its view token, the poll interval, the fragment's ETag and language."""
+    game, with the rounds' marks (``trust``: :func:`scorepad.pages.history.trust_of`), its view
+    token, the poll interval, the fragment's ETag and language."""
     page = board_page(stored.to_game(), layout)
     page.update(
         {
             "stored": stored,
+            "trust": trust_of(stored),
             "token": stored.view_token,
             "poll_seconds": POLL_SECONDS,
             "etag": etag,

@@ -17,6 +17,7 @@ from ..forms import ButtonForm, ImportGameForm, NewGameForm, RoundForm, Unreadab
 from ..i18n import engine_text, error_text
 from ..pages.card import result_card, share_text
 from ..pages.common import isolated_text
+from ..pages.history import trust_of
 from ..pages.scorer import recent_game, scorer_page, undone_part
 from ..scoring import Game, ScoringError, parse_game
 from ..scoring.game import rematch_first_declarer
@@ -86,6 +87,7 @@ def scorer_context(
             "form": None,
             "feedback": feedback or {},
             "undone": undone_part(game, stored.undone) if can_edit else None,
+            "trust": trust_of(stored),  # the rounds' marks (issue 15)
             # A table of a closed club night: shown, no longer scored (its writes answer 409).
             "night_closed": bool(
                 can_edit and stored.event_id and services.night_closed(stored.event_id, for_write=False)

@@ -22,9 +22,9 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from .. import services
+from .. import history, services
+from ..pages.history import sheet_notes, trust_part, zone_named
 from ..pages.sheet import sheet_csv, sheet_page
-from ..scoring import export_game
 from ..services import StoredGame  # the stored game's type only: views reach the tables through services
 from ..web import pdf_render
 from ..web.downloads import send_download
@@ -63,13 +63,23 @@ def options() -> tuple[dict[str, Any], dict[str, str]]:
 
 def sheet_context(stored: StoredGame, blank: bool) -> dict[str, Any]:
     """The sheet's template variables: :func:`scorepad.pages.sheet.sheet_page` for the
-    stored game, with the print options of the query string and the view token."""
+    stored game, with the print options of the query string and the view token; a filled-in
+    sheet's rounds have their marks (``trust``) and ``footnotes``
+    (:func:`scorepad.pages.history.sheet_notes`)."""
     game = stored.to_game()
     opts, errors = options()
     page = sheet_page(game, blank, services.saved_notes(game.preset.id))
+    trust, footnotes = None, []
+    if not blank:
+        rows, statuses = history.game_history(stored), history.statuses(stored)
+        zone = zone_named(stored.timezone)
+        trust = trust_part(stored.confirmation, statuses, rows, zone)
+        footnotes = sheet_notes(game, stored.confirmation, statuses, rows, zone)
     page.update(
         {
             "stored": stored,
+            "trust": trust,
+            "footnotes": footnotes,
             # The players' date (the day at their table), unless the print options say another.
             "day": opts["date"] or (None if blank else stored.date),
             "place": opts["place"],
@@ -187,15 +197,17 @@ def pdf(token: str):
 
 @bp.get("/<token>/sheet.csv")
 def csv_download(token: str):
-    """The sheet as CSV (UTF-8 with a byte-order mark, so Excel reads the accents right)."""
+    """The sheet as CSV (UTF-8 with a byte-order mark, so Excel reads the accents right), each
+    round with its status."""
     stored = game_to_read(token)
-    body = sheet_csv(stored.to_game()).encode("utf-8-sig")
+    body = sheet_csv(stored.to_game(), history.statuses(stored)).encode("utf-8-sig")
     return send_download(body, "text/csv", download_name(stored, "csv"))
 
 
 @bp.get("/<token>/game.json")
 def export(token: str):
-    """The game document with every result and the standings (game-format.md export)."""
+    """The game document with every result and the standings (game-format.md export), each
+    round's status and the game's history (club-format.md "Trust")."""
     stored = game_to_read(token)
-    body = json.dumps(export_game(stored.to_game()), ensure_ascii=False, indent=2).encode()
+    body = json.dumps(services.export_stored(stored), ensure_ascii=False, indent=2).encode()
     return send_download(body, "application/json", download_name(stored, "json"))
