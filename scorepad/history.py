@@ -5,13 +5,12 @@ change of its rounds, who made it and when, kept for an appeal.
 both (or a rollback neither): :mod:`scorepad.services` calls it in every round write, and
 :mod:`scorepad.events` when a club night is closed or reopened. Entries are never changed
 or removed. The rest reads them: :func:`game_history`, :func:`entry_export` (the API's and
-the export's JSON), :func:`round_edits` (how often each round was changed) and
+the export's JSON) and
 :func:`export_stored` (a stored game's whole export with statuses and history).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -20,7 +19,6 @@ from sqlalchemy import select
 from .extensions import db
 from .models import StoredGame, StoredHistory, aware_utc
 from .scoring import export_game
-from .scoring.trust import GAME_ACTIONS
 
 
 def log(
@@ -67,34 +65,6 @@ def entry_export(entry: StoredHistory) -> dict[str, Any]:
         "after": entry.after,
         "note": entry.note,
     }
-
-
-@dataclass(frozen=True)
-class Edits:
-    """How often a round was changed since it was last recorded (``count``, at least 1) and
-    when it last was (``last_at``, aware UTC)."""
-
-    count: int
-    last_at: datetime
-
-
-def round_edits(entries: list[StoredHistory]) -> dict[int, Edits]:
-    """The rounds changed after they were recorded, by round number: each edit of round ``n``
-    since it was last recorded (a round undone and recorded again starts over; an import
-    starts every round over). Rounds never edited are not in it."""
-    edits: dict[int, Edits] = {}
-    for entry in entries:
-        if entry.action in GAME_ACTIONS:
-            if entry.action == "import":
-                edits.clear()
-        elif entry.round is None:
-            continue
-        elif entry.action in ("record", "undo"):
-            edits.pop(entry.round, None)
-        elif entry.action == "edit":
-            earlier = edits.get(entry.round)
-            edits[entry.round] = Edits((earlier.count if earlier else 0) + 1, aware_utc(entry.at))
-    return edits
 
 
 def statuses(stored: StoredGame) -> list[str]:

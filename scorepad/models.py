@@ -27,17 +27,12 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from .extensions import Model
 from .scoring import Game, Preset, parse_game, parse_preset
 from .scoring.document import round_to_dict
+from .scoring.trust import aware_utc
 
 
 def utcnow() -> datetime:
     """The current time, timezone-aware (UTC)."""
     return datetime.now(UTC)
-
-
-def aware_utc(moment: datetime) -> datetime:
-    """``moment``, a time the database returned, as an aware UTC datetime (SQLite returns
-    naive UTC; PostgreSQL aware)."""
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def token_digest(token: str) -> str:
@@ -227,6 +222,7 @@ class StoredPreset(Model):
 
 __all__ = [
     "StoredAdjustment",
+    "aware_utc",
     "StoredEvent",
     "StoredGame",
     "StoredHistory",

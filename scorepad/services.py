@@ -740,15 +740,26 @@ def updated_stamp(token: str) -> str | None:
     return _stamp_text(_ETAG_QUERY, "game", token)
 
 
-#: The witness page's ETag query: the game's ``updated_at`` by its confirm token's digest (unique index).
-_WITNESS_QUERY = select(StoredGame.updated_at).where(StoredGame.confirm_digest == bindparam("digest"))
+#: The witness page's ETag query: the game's ``updated_at`` (every round write, confirm and dispute
+#: moves it), its confirmation and its night's ``closed`` (a close does not move the games'
+#: ``updated_at``), by the confirm token's digest (unique index).
+_WITNESS_QUERY = (
+    select(StoredGame.updated_at, StoredGame.confirmation, StoredEvent.closed)
+    .outerjoin(StoredEvent, StoredEvent.id == StoredGame.event_id)
+    .where(StoredGame.confirm_digest == bindparam("digest"))
+)
 
 
 def witness_stamp(token: str) -> str | None:
-    """:func:`updated_stamp` for the witness's page: the ``updated_at`` of the game whose
-    confirm token is ``token``, in text; None for an unknown token. A confirm, a dispute and
-    every round write move it."""
-    return _stamp_text(_WITNESS_QUERY, "witness", token)
+    """:func:`updated_stamp` for the witness's page: what its live part depends on for the game
+    whose confirm token is ``token`` (its ``updated_at``, confirmation and night's ``closed``), in
+    text; None for an unknown token. One indexed query (:func:`stamp`)."""
+    if not token or len(token) > 64:
+        return None
+    found = stamp(_WITNESS_QUERY, "witness", token_digest(token))
+    if found is None:
+        return None
+    return "/".join("" if value is None else str(value) for value in found)
 
 
 def _stamp_text(query: Select, name: str, token: str) -> str | None:

@@ -21,18 +21,15 @@ from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from .. import history, labels
-from ..history import round_edits
-from ..models import aware_utc
+from .. import labels
 from ..scoring import Game, Round
 from ..scoring.game import declarer_of
-from ..scoring.trust import shown_status
+from ..scoring.trust import Edits, aware_utc, round_edits, shown_status
 from .common import isolated_text
 from .rounds import round_changes
 
 if TYPE_CHECKING:
-    from ..history import Edits
-    from ..models import StoredGame, StoredHistory
+    from ..models import StoredHistory
 
 #: The marks a round can carry, in the order the legends list them, each with its symbol (the
 #: mark is the symbol and words together: the words are read out, and written in the legend).
@@ -163,13 +160,6 @@ def trust_part(
             marks[number] = RoundMarks(mark, edited)
     shown = {kind for m in marks.values() for kind in m.kinds}
     return Trust(watched, marks, tuple(kind for kind in MARK_SYMBOLS if kind in shown))
-
-
-def trust_of(stored: StoredGame) -> Trust:
-    """The marks of a stored game's rounds (:func:`trust_part`), its history and statuses read
-    through :mod:`scorepad.history`: what the board, the scorer's page and the sheet show."""
-    rows = history.game_history(stored)
-    return trust_part(stored.confirmation, history.statuses(stored), rows, zone_named(stored.timezone))
 
 
 # -- the rounds of the history, in words ----------------------------------------------------------------

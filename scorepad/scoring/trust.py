@@ -18,8 +18,9 @@ game's rounds and their statuses from it, which is how a disputed score is settl
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from .errors import N_, ScoringError
@@ -41,6 +42,12 @@ SCORER, WITNESS, DIRECTOR = "scorer", "witness", "director"
 ROLES: tuple[str, ...] = (SCORER, WITNESS, DIRECTOR)
 #: The longest dispute note, in characters.
 MAX_NOTE = 200
+
+
+def aware_utc(moment: datetime) -> datetime:
+    """``moment`` as an aware UTC datetime: a time read back from a database (a history entry's
+    ``at``), which SQLite returns naive (in UTC) and PostgreSQL aware."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def parse_confirmation(obj: Any, path: str = "confirmation") -> str:
@@ -141,3 +148,32 @@ def replay(entries: Sequence[Mapping[str, Any]]) -> list[Replayed]:
         else:
             rounds[number - 1] = Replayed(rounds[number - 1].round, DISPUTED, entry.get("note"))
     return rounds
+
+
+@dataclass(frozen=True)
+class Edits:
+    """How often a round was changed since it was last recorded (``count``, at least 1) and
+    when it last was (``last_at``, aware UTC)."""
+
+    count: int
+    last_at: datetime
+
+
+def round_edits(entries: Iterable[Any]) -> dict[int, Edits]:
+    """The rounds changed after they were recorded, by round number, from a game's history
+    ``entries`` oldest first (each with ``action``, ``round`` and ``at``, a datetime; naive is
+    UTC): each edit of round ``n`` since it was last recorded (a round undone and recorded again starts over; an import
+    starts every round over). Rounds never edited are not in it."""
+    edits: dict[int, Edits] = {}
+    for entry in entries:
+        if entry.action in GAME_ACTIONS:
+            if entry.action == "import":
+                edits.clear()
+        elif entry.round is None:
+            continue
+        elif entry.action in ("record", "undo"):
+            edits.pop(entry.round, None)
+        elif entry.action == "edit":
+            earlier = edits.get(entry.round)
+            edits[entry.round] = Edits((earlier.count if earlier else 0) + 1, aware_utc(entry.at))
+    return edits

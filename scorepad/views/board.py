@@ -22,10 +22,10 @@ from flask_babel import force_locale, get_locale
 from .. import services
 from ..i18n import select_locale
 from ..pages.board import board_page
-from ..pages.history import trust_of
 from ..services import StoredGame  # the stored game's type only: views reach the tables through services
 from ..web.loaders import any_game, game_to_read, game_to_view
 from ..web.qr import qr_svg
+from ..web.trust import trust_of
 
 bp = Blueprint("board", __name__, url_prefix="/b")
 

@@ -21,17 +21,15 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from sqlalchemy import bindparam, select
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms import HiddenField, StringField
 
 from .. import services
 from ..i18n import engine_text, error_text
-from ..models import token_digest
 from ..pages.confirm import CheckBox, RoundCheck, disputed_notes, witness_page
 from ..scoring import ScoringError
 from ..scoring.trust import MAX_NOTE, checks_open, shown_status
-from ..services import StoredEvent, StoredGame  # the stored game's type and the night's (the ETag's query)
+from ..services import StoredGame  # the stored game's type only: views reach the tables through services
 from ..web import htmx
 from .board import POLL_SECONDS, live_answer, live_request, stamp_etag
 
@@ -78,24 +76,13 @@ def witness_game(token: str) -> StoredGame:
     abort(404)
 
 
-#: The live part's one query: the game's ``updated_at`` (every round write, confirm and dispute
-#: moves it), its confirmation and its night's ``closed``, by the confirm token's digest.
-_STAMP_QUERY = (
-    select(StoredGame.updated_at, StoredGame.confirmation, StoredEvent.closed)
-    .outerjoin(StoredEvent, StoredEvent.id == StoredGame.event_id)
-    .where(StoredGame.confirm_digest == bindparam("digest"))
-)
-
-
 def live_etag(token: str, language: str) -> str | None:
     """The validator of the live part of the confirm page of ``token`` in ``language`` (32 hex
-    digits), from one indexed query (:func:`scorepad.services.stamp`); None for an unknown token."""
-    if not token or len(token) > 64:
-        return None
-    found = services.stamp(_STAMP_QUERY, "confirm", token_digest(token))
+    digits), from one indexed query (:func:`scorepad.services.witness_stamp`); None for an unknown token."""
+    found = services.witness_stamp(token)
     if found is None:
         return None
-    return stamp_etag(FRAGMENT_VERSION, token, "/".join("" if v is None else str(v) for v in found), language)
+    return stamp_etag(FRAGMENT_VERSION, token, found, language)
 
 
 def round_checks(stored: StoredGame, with_digests: bool = True) -> list[RoundCheck]:

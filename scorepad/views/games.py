@@ -17,7 +17,6 @@ from ..forms import ButtonForm, ImportGameForm, NewGameForm, RoundForm, Unreadab
 from ..i18n import engine_text, error_text
 from ..pages.card import result_card, share_text
 from ..pages.common import isolated_text
-from ..pages.history import trust_of
 from ..pages.scorer import recent_game, scorer_page, undone_part
 from ..scoring import Game, ScoringError, parse_game
 from ..scoring.game import rematch_first_declarer
@@ -28,6 +27,7 @@ from ..web.limits import GAME_STARTS, limit
 from ..web.loaders import any_game, game_to_edit
 from ..web.recent import NIGHTS, keep_recent, recent_tokens
 from ..web.recent import remember as remember_token
+from ..web.trust import trust_of
 from .confirm import scorer_witness
 
 bp = Blueprint("games", __name__)

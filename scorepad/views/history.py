@@ -11,9 +11,10 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, url_for
 
 from .. import history
-from ..pages.history import history_page, trust_of
+from ..pages.history import history_page
 from ..web.loaders import any_game
 from ..web.recent import remember
+from ..web.trust import trust_of
 from .sheet import scorer_token
 
 bp = Blueprint("history", __name__, url_prefix="/h")
