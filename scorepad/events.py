@@ -34,7 +34,7 @@ from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import selectinload
 from sqlalchemy.sql.functions import FunctionElement
 
-from . import services
+from . import history, services
 from .extensions import db
 from .models import StoredAdjustment, StoredEvent, StoredGame, StoredRound, token_digest, utcnow
 from .scoring import (
@@ -61,7 +61,7 @@ from .scoring.document import default_date
 from .scoring.errors import N_
 from .scoring.game import Standings
 from .scoring.text import clean_text
-from .scoring.trust import CONFIRMED
+from .scoring.trust import CONFIRMED, DIRECTOR
 from .services import Conflict
 from .tokens import derive_token, new_token
 
@@ -698,8 +698,14 @@ def add_adjustment(stored: StoredEvent, player: Any, points: Any, reason: Any) -
 
 
 def _set_closed(stored: StoredEvent, closed: bool) -> None:
+    """Close or reopen the night; when that changes it, every table's history gets a ``close``
+    or ``reopen`` entry (by the director; in the same transaction)."""
     tokens = stored.director_token, stored.view_token
     _lock_event(stored)
+    if stored.closed != closed:
+        now = services.clock()
+        for game in db.session.scalars(select(StoredGame).where(StoredGame.event_id == stored.id)):
+            history.log(game, "close" if closed else "reopen", DIRECTOR, now)
     stored.closed = closed
     db.session.commit()
     stored.director_token, stored.view_token = tokens

@@ -34,6 +34,12 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def aware_utc(moment: datetime) -> datetime:
+    """``moment``, a time the database returned, as an aware UTC datetime (SQLite returns
+    naive UTC; PostgreSQL aware)."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
 def token_digest(token: str) -> str:
     """The SHA-256 of a capability token, in hex (64 characters): all the database keeps of
     a token, and what a game or preset is looked up by. Finding a token from its digest is
@@ -91,6 +97,12 @@ class StoredGame(Model):
     # Indexed with updated_at (ix_games_event_updated): a night's games, and their latest save
     # read from the index alone (the event board's ETag, scorepad.events.event_stamp).
     event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
+    # Whether a second phone checks the rounds (issue 15; scoring.trust): off | optional | required.
+    confirmation: Mapped[str] = mapped_column(String(10), default="optional", server_default="optional")
+    # token_digest of the confirm token, derive_token(edit token, "confirm") (the witness's phone);
+    # None for a game started before issue 15 until its scorer's page is opened
+    # (scorepad.services.confirm_token_of).
+    confirm_digest: Mapped[str | None] = mapped_column(String(64), unique=True, index=True)
     session_number: Mapped[int | None] = mapped_column(Integer)
     table_number: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -115,6 +127,7 @@ class StoredGame(Model):
             doc["title"] = self.title
         if self.timezone:
             doc["timezone"] = self.timezone
+        doc["confirmation"] = self.confirmation or "optional"
         return doc
 
     def to_game(self) -> Game:
@@ -126,7 +139,9 @@ class StoredGame(Model):
 class StoredRound(Model):
     """One recorded deal: ``number`` (1-based, unique within its game), the contract with
     its trump suit or starting rank, the doubles as ``[doubler, doubled]`` pairs and the
-    outcome (``None`` for a split, unplayed deal)."""
+    outcome (``None`` for a split, unplayed deal); its ``status`` (``provisional`` until the
+    witness confirms or disputes it, again after every change: scoring.trust) and the
+    witness's ``note`` when disputed."""
 
     __tablename__ = "rounds"
     __table_args__ = (UniqueConstraint("game_id", "number", name="uq_rounds_game_number"),)
@@ -140,6 +155,8 @@ class StoredRound(Model):
     start_rank: Mapped[str | None] = mapped_column(String(2))
     doubles: Mapped[list[list[int]]] = mapped_column(JSON, default=list)
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(12), default="provisional", server_default="provisional")
+    note: Mapped[str | None] = mapped_column(String(200))
     # The idempotency key the phone (or an API client) sent with the round: a retried save
     # whose first answer was lost finds its round here instead of storing it twice. With it,
     # the SHA-256 (hex) of the request that stored the round: the same key with another
@@ -151,6 +168,8 @@ class StoredRound(Model):
     # The round's digest (scorepad.services.round_digest) as it was saved, taken before the
     # commit: the answer's ETag, which must not re-read a row another phone may have undone since.
     saved_digest: str | None = None
+    # Its status as saved, read with saved_digest (scoring.trust.STATUSES).
+    saved_status: str | None = None
 
     def document(self) -> dict[str, Any]:
         """The round object of game-format.md as recorded."""
@@ -206,7 +225,15 @@ class StoredPreset(Model):
         return parse_preset(self.preset, stored=True)
 
 
-__all__ = ["StoredAdjustment", "StoredEvent", "StoredGame", "StoredPreset", "StoredRound", "round_to_dict"]
+__all__ = [
+    "StoredAdjustment",
+    "StoredEvent",
+    "StoredGame",
+    "StoredHistory",
+    "StoredPreset",
+    "StoredRound",
+    "round_to_dict",
+]
 
 
 class SpentKey(Model):
@@ -274,6 +301,8 @@ class StoredEvent(Model):
     director_digest: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     view_digest: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     closed: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Every table's confirmation (issue 15): off | optional | required.
+    confirmation: Mapped[str] = mapped_column(String(10), default="optional", server_default="optional")
     # Who created it, only to cap how many nights one client creates (as for games).
     creator_device: Mapped[str | None] = mapped_column(String(64), index=True)
     creator_address: Mapped[str | None] = mapped_column(String(64), index=True)
@@ -301,3 +330,30 @@ class StoredAdjustment(Model):
     reason: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     event: Mapped[StoredEvent] = relationship(back_populates="adjustments")
+
+
+class StoredHistory(Model):
+    """One entry of a game's history (issue 15; club-format.md "Trust: confirmation and
+    history"): ``at`` (UTC), ``action`` (record, edit, undo, confirm, dispute, import, close,
+    reopen), ``round`` (its number; None for a whole-game action), ``by`` (the role of the
+    token that made the change: scorer, witness or director), the round ``before`` and
+    ``after`` it (round objects of game-format.md, or None; an import's ``after`` is
+    ``{"rounds": [round, …]}``) and the ``note`` (a dispute's).
+
+    Append-only: a row is added in the transaction of the change it records
+    (:mod:`scorepad.history`), so both are there or neither is; no code updates or deletes
+    one (they go with their game). Undo and edit add rows; they never remove any."""
+
+    __tablename__ = "history"
+    __table_args__ = (Index("ix_history_game_id", "game_id", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    action: Mapped[str] = mapped_column(String(10))
+    round: Mapped[int | None] = mapped_column(Integer)
+    by: Mapped[str] = mapped_column(String(10))
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    note: Mapped[str | None] = mapped_column(String(200))
+    game: Mapped[StoredGame] = relationship()

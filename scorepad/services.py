@@ -22,13 +22,25 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from . import history
 from .extensions import db
-from .models import LimitCounter, SpentKey, StoredEvent, StoredGame, StoredPreset, StoredRound, token_digest, utcnow
+from .models import (
+    LimitCounter,
+    SpentKey,
+    StoredEvent,
+    StoredGame,
+    StoredPreset,
+    StoredRound,
+    aware_utc,
+    token_digest,
+    utcnow,
+)
 from .scoring import BUILTIN, Game, Preset, ScoringError, parse_game, parse_preset, parse_round, preset_to_dict
 from .scoring.document import default_date, export_game, parse_replacement, round_to_dict
 from .scoring.errors import N_
 from .scoring.game import rematch, score
 from .scoring.text import clean_text, stored_text
+from .scoring.trust import CONFIRMED, DISPUTED, PROVISIONAL, SCORER, WITNESS, checks_open, parse_note
 from .tokens import TOKEN_BYTES as TOKEN_BYTES  # the size of every token (192 bits), for callers that check a shape
 from .tokens import InvalidToken, derive_token, new_token, seal, unseal
 
@@ -84,7 +96,9 @@ def add_game(
     creator_address: str | None = None,
 ) -> tuple[StoredGame, Game]:
     """:func:`create_game` up to its commit: the game added to the session, holding its
-    tokens. ``edit_token``: the game's edit token when it is derived from another one (a club
+    tokens, with the digest of its confirm token (:func:`confirm_token_of`) and, for an
+    import, its history's first entry (``import``, by the scorer: its rounds).
+    ``edit_token``: the game's edit token when it is derived from another one (a club
     night's table: :func:`scorepad.events.table_token`), else a new one. Raises
     :class:`ScoringError` (nothing added)."""
     game = parse_game(document, saved_for_document(document))
@@ -96,6 +110,8 @@ def add_game(
         title=game.title,
         date=game.date,
         timezone=game.timezone,
+        confirmation=game.confirmation,
+        confirm_digest=token_digest(derive_token(edit_token, CONFIRM)),
         players=list(game.players),
         first_declarer=game.first_declarer,
         preset=preset_to_dict(game.preset),
@@ -109,6 +125,8 @@ def add_game(
         row.assign(round_to_dict(rnd))
         stored.rounds.append(row)
     db.session.add(stored)
+    if game.rounds:  # an import: its rounds start the history, as the scorer's
+        history.log(stored, "import", SCORER, clock(), after={"rounds": [round_to_dict(r) for r in game.rounds]})
     stored.edit_token, stored.view_token = edit_token, view_token
     return stored, game
 
@@ -225,7 +243,7 @@ def _commit_round(stored: StoredGame, row: StoredRound) -> None:
     stored.updated_at = utcnow()
     try:
         db.session.flush()  # the row's number and created_at, as the commit stores them
-        row.saved_digest = round_digest(row)
+        row.saved_digest, row.saved_status = round_digest(row), row.status
         db.session.commit()
     except IntegrityError:
         # Not reached while _lock_game serialises writers; the unique (game, number)
@@ -359,6 +377,7 @@ def record_round(
     row = StoredRound(game=stored, number=count + 1, client_key=client_key, key_digest=digest if client_key else None)
     row.assign(round_to_dict(rnd))
     db.session.add(row)
+    history.log(stored, "record", SCORER, clock(), count + 1, after=round_to_dict(rnd))
     stored.undone = None  # a save ends the offer to put an undone round back
     try:
         _commit_round(stored, row)
@@ -405,12 +424,6 @@ def round_changed(number: int) -> RoundChanged:
     )
 
 
-def aware_utc(moment: datetime) -> datetime:
-    """``moment``, a time the database returned, as an aware UTC datetime (SQLite returns
-    naive UTC; PostgreSQL aware)."""
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
 def round_digest(row: StoredRound) -> str:
     """A short digest (16 hex digits) of round ``row`` as stored: its number, contract, trump
     suit or starting rank, outcome, doubles and when it was recorded (``created_at``, which
@@ -430,7 +443,9 @@ def replace_round(
     their totals recompute. The declarer still declares each contract once. ``based_on``,
     when given, is the :func:`round_digest` of the round the edit was opened on (or several,
     any of which will do: an ``If-Match`` header's ETags): the round must still be that one
-    (checked under the game's lock). Raises :class:`ScoringError` (paths relative to the
+    (checked under the game's lock). A changed round becomes provisional again and its edit
+    goes into the history (before and after); an edit that changes nothing writes nothing
+    (the round and its status stay). Raises :class:`ScoringError` (paths relative to the
     round), :class:`Conflict` — :func:`round_gone` for the round after the last (undone
     meanwhile), :class:`RoundChanged` for a round that is no longer ``based_on`` — or
     ``LookupError`` for another round that does not exist (nothing changed in any case)."""
@@ -458,11 +473,18 @@ def _replace_round(
         if not any(hmac.compare_digest(tag.encode(), digest) for tag in accepted):
             raise round_changed(number)
     rnd = parse_replacement(game, index, round_doc)
+    before, after = row.document(), round_to_dict(rnd)
+    if after == before:  # nothing changes: no status, no history, nothing written (club-format.md "Trust")
+        row.saved_digest, row.saved_status = round_digest(row), row.status
+        db.session.rollback()  # end the transaction: release the lock
+        return row, game
     rounds = game.rounds[:index] + (rnd,) + game.rounds[index + 1 :]
     doc = stored.document()
     doc["rounds"] = [round_to_dict(r) for r in rounds]
     new_game = parse_game(doc, stored=True)  # later rounds stay valid (the check above keeps contracts unique)
-    row.assign(round_to_dict(rnd))
+    row.assign(after)
+    row.status, row.note = PROVISIONAL, None  # a changed round is checked again
+    history.log(stored, "edit", SCORER, clock(), number, before=before, after=after)
     stored.undone = None  # so does an edit
     _commit_round(stored, row)
     return row, new_game
@@ -473,7 +495,8 @@ def undo_round(stored: StoredGame, number: int | None = None) -> None:
     key, if it had one, is kept spent (:class:`~scorepad.models.SpentKey`), so a late retry
     of its save is a 409, not the round again. The round is kept on the game
     (``StoredGame.undone``: its number and round object) until the next save, edit or undo,
-    so that :func:`put_back_round` can restore it. Raises ``LookupError`` when there is no
+    so that :func:`put_back_round` can restore it; the history keeps it (``undo``, the round
+    before). Raises ``LookupError`` when there is no
     such round and :class:`Conflict` for an earlier one (nothing changed in either case)."""
     _lock_game(stored)
     try:
@@ -498,6 +521,7 @@ def undo_round(stored: StoredGame, number: int | None = None) -> None:
             SpentKey(client_key=last.client_key, game_id=stored.id, number=last.number, key_digest=last.key_digest)
         )
     stored.undone = {"number": last.number, "round": last.document()}
+    history.log(stored, "undo", SCORER, clock(), last.number, before=last.document())
     stored.rounds.remove(last)
     stored.updated_at = utcnow()
     db.session.commit()
@@ -517,7 +541,8 @@ def put_back_round(stored: StoredGame, number: int | None = None) -> tuple[Store
     the same contract, trump suit or starting rank, outcome and doubles, validated by the
     engine as any save (:func:`~scorepad.scoring.parse_round`). ``number``, when given, is
     the round the page offered to put back. Its idempotency key stays spent (the restored row
-    has none). Raises :class:`Conflict` (:func:`nothing_to_put_back`) when the game keeps no
+    has none); it is recorded again (provisional; a ``record`` in the history).
+    Raises :class:`Conflict` (:func:`nothing_to_put_back`) when the game keeps no
     undone round, another one, or the undone round is no longer the next one, and
     :class:`ScoringError` if the engine refuses it; nothing is stored then."""
     _lock_game(stored)
@@ -536,9 +561,131 @@ def put_back_round(stored: StoredGame, number: int | None = None) -> tuple[Store
     row = StoredRound(game=stored, number=count + 1)
     row.assign(round_to_dict(rnd))
     db.session.add(row)
+    history.log(stored, "record", SCORER, clock(), count + 1, after=round_to_dict(rnd))
     stored.undone = None
     _commit_round(stored, row)
     return row, replace(game, rounds=game.rounds + (rnd,))
+
+
+# -- a second phone checks the rounds (issue 15; club-format.md "Trust") ---------------------
+
+#: The purpose a game's confirm token is derived from its edit token with (:func:`scorepad.tokens.derive_token`).
+CONFIRM = "confirm"
+#: The refusal of a confirm or dispute on a game whose confirmation is off (HTTP 409).
+CHECKING_OFF = N_("confirmation is off for this game: its rounds are not checked")
+
+
+def confirm_token_of(stored: StoredGame, edit_token: str) -> str:
+    """The confirm token of ``stored`` for the holder of its edit token ``edit_token`` (the
+    witness's link, shown on the scorer's page as a QR code): derived from the edit token with
+    purpose :data:`CONFIRM`, so the database keeps only its digest. A game started before
+    issue 15 has no digest yet: it is stored now (and committed), so the link works from then
+    on. The caller has checked that ``edit_token`` is the game's."""
+    token = derive_token(edit_token, CONFIRM)
+    if stored.confirm_digest is None:
+        stored.confirm_digest = token_digest(token)
+        db.session.commit()
+    return token
+
+
+def find_witness(token: str) -> StoredGame | None:
+    """The game whose confirm token is ``token`` (looked up by its digest, then compared in
+    constant time), or None. The game holds no token: a witness reads and checks, never edits."""
+    if not token or len(token) > 64:
+        return None
+    digest = token_digest(token)
+    stored = db.session.scalar(select(StoredGame).where(StoredGame.confirm_digest == digest))
+    if stored is None or not hmac.compare_digest(stored.confirm_digest or "", digest):
+        return None
+    stored.edit_token = stored.view_token = None
+    return stored
+
+
+#: The roles of a game's tokens, as :func:`authorize_role` names them.
+ROLE_SCORER, ROLE_VIEWER, ROLE_WITNESS = "scorer", "viewer", "witness"
+
+
+def authorize_role(game_id: int, token: str) -> tuple[StoredGame, str] | None:
+    """The game ``game_id`` and the role of ``token`` on it: :data:`ROLE_SCORER` (the edit
+    token), :data:`ROLE_VIEWER` (the view token) or :data:`ROLE_WITNESS` (the confirm token);
+    None for an unknown game or a token of none of these (the API's 404). Digests are compared
+    in constant time; the game holds the reader's tokens as :func:`authorize`'s (none for the
+    witness)."""
+    found = authorize(game_id, token)
+    if found is not None:
+        return found[0], ROLE_SCORER if found[1] else ROLE_VIEWER
+    if not 0 < game_id <= MAX_ID or not token:
+        return None
+    stored = db.session.get(StoredGame, game_id)
+    if stored is None or not hmac.compare_digest(stored.confirm_digest or "", token_digest(token)):
+        return None
+    stored.edit_token = stored.view_token = None
+    return stored, ROLE_WITNESS
+
+
+def confirm_round(
+    stored: StoredGame, number: int, based_on: str | Collection[str] | None = None
+) -> tuple[StoredRound, bool]:
+    """The witness confirms round ``number`` (1-based): its status becomes ``confirmed`` and
+    the history gets a ``confirm`` entry (by the witness, the round as confirmed), in one
+    transaction. Returns the round and True, or False when it was confirmed already (a no-op:
+    nothing written). ``based_on``: the :func:`round_digest` (or several) of the round the
+    witness was shown; a round changed since is refused, so that nobody confirms what they did
+    not see. Raises :class:`Conflict` (:data:`CHECKING_OFF`, a closed night), :class:`RoundChanged`
+    or ``LookupError`` (no such round); nothing changed then."""
+    return _check_round(stored, number, CONFIRMED, None, based_on)
+
+
+def dispute_round(
+    stored: StoredGame, number: int, note: Any = None, based_on: str | Collection[str] | None = None
+) -> tuple[StoredRound, bool]:
+    """The witness disputes round ``number`` (1-based) with ``note`` (what is wrong: text, at
+    most 200 characters, or none): its status becomes ``disputed`` with the note, and the
+    history gets a ``dispute`` entry, as :func:`confirm_round`. Disputing it again with the same
+    note is a no-op (False). Raises :class:`ScoringError` at ``note`` for a bad note, and as
+    :func:`confirm_round` otherwise; nothing changed then."""
+    return _check_round(stored, number, DISPUTED, parse_note(note), based_on)
+
+
+def _check_round(
+    stored: StoredGame, number: int, status: str, note: str | None, based_on: str | Collection[str] | None
+) -> tuple[StoredRound, bool]:
+    _lock_game(stored)
+    try:
+        if not checks_open(stored.confirmation):
+            raise Conflict(CHECKING_OFF)
+        if not 1 <= number <= len(stored.rounds):
+            raise LookupError(number)
+        row = stored.rounds[number - 1]
+        digest = round_digest(row)
+        if based_on is not None:
+            accepted = (based_on,) if isinstance(based_on, str) else based_on
+            if not any(hmac.compare_digest(tag.encode(), digest.encode()) for tag in accepted):
+                raise round_changed(number)
+    except (Conflict, LookupError):
+        db.session.rollback()  # end the transaction: release the lock
+        raise
+    row.saved_digest, row.saved_status = digest, status
+    if row.status == status and row.note == note:
+        db.session.rollback()  # nothing to change: release the lock
+        return row, False
+    row.status, row.note = status, note
+    action = "confirm" if status == CONFIRMED else "dispute"
+    doc = row.document()
+    history.log(stored, action, WITNESS, clock(), number, before=doc, after=doc, note=note)
+    stored.updated_at = utcnow()  # the boards and the witness's page see the new status
+    db.session.commit()
+    return row, True
+
+
+def unconfirmed_rounds(stored: StoredGame) -> list[int]:
+    """The numbers of the rounds of ``stored`` that are not confirmed (provisional or
+    disputed), in order: what keeps a club night that requires confirmation open."""
+    return [row.number for row in stored.rounds if row.status != CONFIRMED]
+
+
+export_stored = history.export_stored
+game_history_export = history.history_export
 
 
 # -- the live board's validator --------------------------------------------------------------

@@ -20,12 +20,25 @@ from .errors import N_, ScheduleError, ScoringError, join
 from .game import Game, Round, Scores, contract_choices, contracts_left, declared_later, declarer_of, not_played, score
 from .presets import MAX_PLAYER, Preset, preset_to_dict, resolve_preset
 from .text import clean_names, clean_text, refuse_lone_surrogates, stored_text
+from .trust import PROVISIONAL, parse_confirmation, shown_status
 
 FORMAT = "barbu-scorepad/game@1"
 MAX_TITLE = 80
 MAX_TIMEZONE = 64  # characters; the longest IANA name has 32
-GAME_FIELDS = {"format", "title", "date", "timezone", "players", "first_declarer", "preset", "rounds", "standings"}
-ROUND_FIELDS = {"contract", "doubles", "outcome", "trump", "start_rank", "declarer", "number", "result"}
+GAME_FIELDS = {
+    "format",
+    "title",
+    "date",
+    "timezone",
+    "confirmation",
+    "players",
+    "first_declarer",
+    "preset",
+    "rounds",
+    "standings",
+    "history",
+}
+ROUND_FIELDS = {"contract", "doubles", "outcome", "trump", "start_rank", "declarer", "number", "result", "status"}
 
 #: A round's optional details (game-format.md "Round"), in the order they are checked: the
 #: contract each belongs to, the values it takes, and the messages for the detail given on
@@ -237,7 +250,9 @@ def parse_game(obj: Any, saved: Mapping[str, Preset] | None = None, *, stored: b
     """Validate a whole game document and return the :class:`Game`.
 
     ``saved`` maps the ids of saved presets a document may name. Results (``number``,
-    ``result``, ``standings``) in an export are ignored. ``date`` and ``timezone`` are kept
+    ``result``, ``standings``) in an export are ignored, and so are its rounds' ``status`` and
+    its ``history`` (club-format.md "Trust"): an imported game starts a record of its own, its
+    rounds provisional, so that no scorer can import a round as checked. ``date`` and ``timezone`` are kept
     as given (None when absent: the caller picks the default, :func:`default_date`). ``stored``: the document was read
     back from the database, so it was checked when it was written, by the rules of that day;
     its text (title, names, the preset's name and default players) is then read as it is and
@@ -262,6 +277,7 @@ def parse_game(obj: Any, saved: Mapping[str, Preset] | None = None, *, stored: b
     title = parse_title(obj.get("title"), stored=stored)
     played_on = parse_date(obj.get("date"))
     timezone = parse_timezone(obj.get("timezone"), stored=stored)
+    confirmation = parse_confirmation(obj.get("confirmation"))
     players = parse_players(obj.get("players"), stored=stored)
     if "first_declarer" not in obj:
         raise ScoringError("first_declarer", N_("say who declares first (a seat from 0 to 3)"))
@@ -282,7 +298,7 @@ def parse_game(obj: Any, saved: Mapping[str, Preset] | None = None, *, stored: b
     rounds: tuple[Round, ...] = ()
     for i, r in enumerate(raw_rounds):
         rounds += (parse_round(preset, players, first, rounds, r, join("rounds", i)),)
-    return Game(players, first, preset, rounds, title, played_on, timezone)
+    return Game(players, first, preset, rounds, title, played_on, timezone, confirmation)
 
 
 def round_to_dict(rnd: Round) -> dict[str, Any]:
@@ -298,10 +314,13 @@ def round_to_dict(rnd: Round) -> dict[str, Any]:
     return out
 
 
-def export_game(game: Game, scores: Scores | None = None) -> dict[str, Any]:
+def export_game(game: Game, scores: Scores | None = None, statuses: Sequence[str] | None = None) -> dict[str, Any]:
     """The export of game-format.md: the document with the whole preset object, each
-    round's ``number``, ``declarer`` and ``result``, and the game's ``standings``; its
-    ``date`` and ``timezone`` (club-format.md) when known (a stored game always has a date)."""
+    round's ``number``, ``declarer``, ``status`` and ``result``, and the game's ``standings``;
+    its ``date`` and ``timezone`` (club-format.md) when known (a stored game always has a date)
+    and its ``confirmation``. ``statuses``: each round's stored status, in order (all
+    ``provisional`` when not given); a game whose confirmation is ``off`` exports every round
+    ``confirmed`` (:func:`~.trust.shown_status`)."""
     scores = scores or score(game)
     doc: dict[str, Any] = {"format": FORMAT}
     if game.title:
@@ -310,12 +329,15 @@ def export_game(game: Game, scores: Scores | None = None) -> dict[str, Any]:
         doc["date"] = game.date.isoformat()
     if game.timezone is not None:
         doc["timezone"] = game.timezone
+    doc["confirmation"] = game.confirmation
     doc["players"] = list(game.players)
     doc["first_declarer"] = game.first_declarer
     doc["preset"] = preset_to_dict(game.preset)
     rounds = []
-    for rnd, res in zip(game.rounds, scores.rounds, strict=True):
+    for index, (rnd, res) in enumerate(zip(game.rounds, scores.rounds, strict=True)):
+        status = statuses[index] if statuses is not None else PROVISIONAL
         out = {"number": res.number, "declarer": res.declarer, **round_to_dict(rnd)}
+        out["status"] = shown_status(game.confirmation, status)
         out["result"] = {
             "raw": list(res.raw),
             "doubles": list(res.doubles),

@@ -36,7 +36,8 @@ class Game:
     ``preset`` it is scored with, its ``rounds`` in play order, an optional ``title``, and
     the players' ``date`` (the local calendar day the game was played) and ``timezone`` (an
     IANA name), both optional here: a stored game always has its date
-    (:func:`~.document.default_date`)."""
+    (:func:`~.document.default_date`); and its ``confirmation`` (``off`` | ``optional`` |
+    ``required``: whether a second phone checks its rounds, :mod:`.trust`)."""
 
     players: tuple[str, str, str, str]
     first_declarer: int
@@ -45,6 +46,7 @@ class Game:
     title: str | None = None
     date: datetime.date | None = None
     timezone: str | None = None
+    confirmation: str = "optional"
 
 
 @dataclass(frozen=True)
@@ -357,7 +359,7 @@ def rematch_first_declarer(first_declarer: int) -> int:
 def rematch(game: Game) -> Game:
     """The game a table plays after ``game`` ("Play again"): the same ``players`` in the same
     seats, the same ``preset`` (its whole object, so a saved preset changed or deleted since
-    does not change it), ``title`` and ``timezone``, no rounds, no date yet (the day it is
+    does not change it), ``title``, ``timezone`` and ``confirmation``, no rounds, no date yet (the day it is
     stored decides it), and the next player as first declarer (:func:`rematch_first_declarer`)."""
     return Game(
         players=game.players,
@@ -365,4 +367,5 @@ def rematch(game: Game) -> Game:
         preset=game.preset,
         title=game.title,
         timezone=game.timezone,
+        confirmation=game.confirmation,
     )

@@ -6,17 +6,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request, send_from_directory, url_for
+from flask import Blueprint, Response, abort, jsonify, request, send_from_directory, url_for
 
 from .. import services
 from ..extensions import csrf
 from ..scoring import Game, ScoringError, export_game
+from ..scoring.trust import PROVISIONAL, shown_status
 from ..services import StoredGame, StoredRound
 from ..web.device import creator
 from ..web.errors import error_response
 from ..web.json_input import request_json
 from ..web.limits import GAME_STARTS, limit
-from ..web.loaders import api_game
+from ..web.loaders import api_game, api_game_role, api_witness
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)  # bearer tokens, not cookies, authorise the API
@@ -55,12 +56,18 @@ def game_links(stored: StoredGame) -> dict[str, str]:
     }
 
 
-def round_export(game: StoredGame | Game, number: int) -> dict[str, Any]:
-    """Round ``number`` of the export, with its ``result``, plus the game's ``standings``.
-    ``game`` is the stored game or the engine's game that a save just returned (which saves
-    reading back what was just written)."""
-    doc = export_game(game.to_game() if isinstance(game, StoredGame) else game)
-    return {**doc["rounds"][number - 1], "standings": doc["standings"]}
+def round_export(game: StoredGame | Game, number: int, status: str | None = PROVISIONAL) -> dict[str, Any]:
+    """Round ``number`` of the export, with its ``result`` and ``status``, plus the game's
+    ``standings``. ``game`` is the stored game or the engine's game that a save just returned
+    (which saves reading back what was just written); ``status`` the round's as saved (None:
+    read from the stored game)."""
+    engine_game = game.to_game() if isinstance(game, StoredGame) else game
+    doc = export_game(engine_game)
+    if status is None and isinstance(game, StoredGame):
+        status = game.rounds[number - 1].status
+    exported = {**doc["rounds"][number - 1], "standings": doc["standings"]}
+    exported["status"] = shown_status(engine_game.confirmation, status or PROVISIONAL)
+    return exported
 
 
 @bp.post("/games")
@@ -75,13 +82,15 @@ def create_game():
 
 
 def game_created(stored: StoredGame, game: Game) -> Response:
-    """201 for a game just stored (a new one, an import or a rematch): its id, both tokens
-    (shown this once), its ``links`` and its ``game`` export."""
+    """201 for a game just stored (a new one, an import or a rematch): its id, its three
+    tokens (shown this once; the confirm token is the witness's, club-format.md "Trust"), its
+    ``links`` and its ``game`` export."""
     return created(
         {
             "id": stored.id,
             "edit_token": stored.edit_token,
             "view_token": stored.view_token,
+            "confirm_token": services.confirm_token_of(stored, stored.edit_token or ""),
             "links": game_links(stored),
             "game": export_game(game),
         }
@@ -110,8 +119,69 @@ def rematch(game_id: int):
 
 @bp.get("/games/<int:game_id>")
 def game(game_id: int):
-    """The game's export with every result and the standings (edit or view token)."""
-    return jsonify(export_game(api_game(game_id, write=False).to_game()))
+    """The game's export with every result, each round's status, the standings and the game's
+    history (edit, view or confirm token)."""
+    return jsonify(services.export_stored(api_game(game_id, write=False)))
+
+
+@bp.get("/games/<int:game_id>/history")
+def history(game_id: int):
+    """The game's history, oldest first (club-format.md "Trust"): every record, edit, undo,
+    confirm, dispute, import, close and reopen (edit, view or confirm token)."""
+    stored, _role = api_game_role(game_id)
+    return jsonify(services.game_history_export(stored))
+
+
+def check_body() -> dict[str, Any]:
+    """The body of a confirm or dispute: none, or a JSON object with at most ``note`` (a 422
+    naming the field otherwise)."""
+    if not request.get_data(cache=True):
+        return {}
+    doc = body()
+    if not isinstance(doc, dict):
+        abort(error_response(422, "the body must be a JSON object", path=""))
+    for key in doc:
+        if key != "note":
+            abort(error_response(422, "unknown field: a confirm or dispute sends at most a note", path=key))
+    return doc
+
+
+@bp.post("/games/<int:game_id>/rounds/<int:number>/confirm")
+def confirm_round(game_id: int, number: int):
+    """The witness (confirm token; the edit and view tokens get 403) confirms round ``number``
+    → 200 with the round (``status: confirmed``) and the standings; confirming a confirmed round
+    changes nothing (200). With ``If-Match`` (the round's ETag), a round changed since is a
+    412. 404 for no such round, 409 when the game's confirmation is off or its night closed."""
+    return check_round(game_id, number, dispute=False)
+
+
+@bp.post("/games/<int:game_id>/rounds/<int:number>/dispute")
+def dispute_round(game_id: int, number: int):
+    """The witness disputes round ``number`` with ``{"note": "…"}`` (optional, at most 200
+    characters) → 200 with the round (``status: disputed``), as :func:`confirm_round`."""
+    return check_round(game_id, number, dispute=True)
+
+
+def check_round(game_id: int, number: int, dispute: bool) -> Response:
+    """Confirm or dispute round ``number`` (see :func:`confirm_round`)."""
+    stored = api_witness(game_id)
+    doc = check_body()
+    if not dispute and doc.get("note") is not None:
+        return error_response(422, "a confirmation has no note; dispute the round to say what is wrong", path="note")
+    try:
+        if dispute:
+            row, _changed = services.dispute_round(stored, number, doc.get("note"), if_match())
+        else:
+            row, _changed = services.confirm_round(stored, number, if_match())
+    except LookupError:
+        return error_response(404, f"there is no round {number}")
+    except ScoringError as exc:
+        return error_response(422, exc.message, path=exc.path)
+    except services.RoundChanged as exc:
+        return error_response(412, exc.message)
+    except services.Conflict as exc:
+        return error_response(409, exc.message)
+    return with_etag(jsonify(round_export(stored, number, row.saved_status)), row)
 
 
 @bp.post("/games/<int:game_id>/rounds")
@@ -147,7 +217,7 @@ def record_round(game_id: int):
     except services.Conflict as exc:
         return error_response(409, exc.message)
     # The round as saved: the row is not read again (another phone may have undone it since the commit).
-    response = with_etag(jsonify(round_export(game, len(game.rounds))), row)
+    response = with_etag(jsonify(round_export(game, len(game.rounds), row.saved_status)), row)
     response.status_code = 201
     return response
 
@@ -190,7 +260,7 @@ def replace_round(game_id: int, number: int):
         return error_response(412, exc.message)
     except services.Conflict as exc:
         return error_response(409, exc.message)
-    return with_etag(jsonify(round_export(game, number)), row)
+    return with_etag(jsonify(round_export(game, number, row.saved_status)), row)
 
 
 @bp.delete("/games/<int:game_id>/rounds/<int:number>")

@@ -4,8 +4,9 @@
   read-only), :func:`game_to_edit` (edit token; 403 for the view token), :func:`game_to_view`
   (view token only; 404 for any other, revealing nothing); :func:`preset_to_read` and
   :func:`preset_to_edit` (this device's own);
-- the JSON API: :func:`bearer_token` (the ``Authorization: Bearer`` header), :func:`api_game`
-  and :func:`api_preset_to_write` (reading a preset needs only its id: :func:`preset_to_read`).
+- the JSON API: :func:`bearer_token` (the ``Authorization: Bearer`` header), :func:`api_game`,
+  :func:`api_witness` (the confirm token) and :func:`api_preset_to_write` (reading a preset
+  needs only its id: :func:`preset_to_read`).
 
 Each aborts with the status and message of its role; the answer is the error page or
 JSON by :func:`scorepad.web.errors.error_response`.
@@ -69,13 +70,42 @@ def bearer_token(what: str) -> str:
 
 def api_game(game_id: int, write: bool) -> StoredGame:
     """The game if the bearer token fits it: 401 without a token, 404 for an unknown game
-    or a wrong token, 403 for the view token on a write (``write``)."""
-    found = services.authorize(game_id, bearer_token("the game's token"))
+    or a wrong token, 403 for the view or confirm token on a write (``write``). Reading takes
+    any of the game's three tokens (the witness reads what they check)."""
+    stored, role = api_game_role(game_id)
+    if write and role == services.ROLE_VIEWER:
+        abort(error_response(403, "this is the read-only view token; changing the game needs its edit token"))
+    if write and role == services.ROLE_WITNESS:
+        abort(
+            error_response(
+                403, "this is the confirm token: it confirms or disputes rounds; changing the game needs its edit token"
+            )
+        )
+    return stored
+
+
+def api_game_role(game_id: int) -> tuple[StoredGame, str]:
+    """The game and the role of the bearer token on it (:func:`scorepad.services.authorize_role`):
+    401 without a token, 404 for an unknown game or a token that is none of its three."""
+    found = services.authorize_role(game_id, bearer_token("the game's token"))
     if found is None:
         abort(error_response(404, "no game with this id and token"))
-    stored, can_edit = found
-    if write and not can_edit:
-        abort(error_response(403, "this is the read-only view token; changing the game needs its edit token"))
+    return found
+
+
+def api_witness(game_id: int) -> StoredGame:
+    """The game if the bearer token is its confirm token: 403 for its edit token (a scorer
+    does not confirm their own entry) or view token, and as :func:`api_game_role` otherwise."""
+    stored, role = api_game_role(game_id)
+    if role != services.ROLE_WITNESS:
+        held = "edit" if role == services.ROLE_SCORER else "view"
+        abort(
+            error_response(
+                403,
+                f"this is the game's {held} token; rounds are confirmed or disputed with its confirm token,"
+                " by another player than the scorer",
+            )
+        )
     return stored
 
 

@@ -1,0 +1,117 @@
+"""A game's history (issue 15; club-format.md "Trust: confirmation and history"): every
+change of its rounds, who made it and when, kept for an appeal.
+
+:func:`log` adds an entry to the session of the change it records, so that one commit stores
+both (or a rollback neither): :mod:`scorepad.services` calls it in every round write, and
+:mod:`scorepad.events` when a club night is closed or reopened. Entries are never changed
+or removed. The rest reads them: :func:`game_history`, :func:`entry_export` (the API's and
+the export's JSON), :func:`round_edits` (how often each round was changed) and
+:func:`export_stored` (a stored game's whole export with statuses and history).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from .extensions import db
+from .models import StoredGame, StoredHistory, aware_utc
+from .scoring import export_game
+from .scoring.trust import GAME_ACTIONS
+
+
+def log(
+    stored: StoredGame,
+    action: str,
+    by: str,
+    at: datetime,
+    number: int | None = None,
+    *,
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+    note: str | None = None,
+) -> StoredHistory:
+    """Add the history entry of a change of ``stored`` to the session (the caller commits it
+    with the change): ``action`` (scoring.trust.ACTIONS), ``by`` (the role of the token that
+    made it: scoring.trust.ROLES), ``at`` (an aware time), the round ``number`` (None for a
+    whole-game action), the round ``before`` and ``after`` (round objects of game-format.md)
+    and the ``note``."""
+    entry = StoredHistory(game=stored, at=at, action=action, round=number, by=by, before=before, after=after, note=note)
+    db.session.add(entry)
+    return entry
+
+
+def game_history(stored: StoredGame) -> list[StoredHistory]:
+    """The history of ``stored``, oldest first (by when each entry was stored)."""
+    query = select(StoredHistory).where(StoredHistory.game_id == stored.id).order_by(StoredHistory.id)
+    return list(db.session.scalars(query))
+
+
+def utc_text(moment: datetime) -> str:
+    """``moment`` as the spec writes a time: UTC, to the second, ``2026-12-03T20:14:05Z``."""
+    return aware_utc(moment).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def entry_export(entry: StoredHistory) -> dict[str, Any]:
+    """One history entry as the API and the export give it: ``at`` (UTC, ``…Z``), ``action``,
+    ``round`` (None for import, close, reopen), ``by``, ``before``, ``after`` and ``note``."""
+    return {
+        "at": utc_text(entry.at),
+        "action": entry.action,
+        "round": entry.round,
+        "by": entry.by,
+        "before": entry.before,
+        "after": entry.after,
+        "note": entry.note,
+    }
+
+
+@dataclass(frozen=True)
+class Edits:
+    """How often a round was changed since it was last recorded (``count``, at least 1) and
+    when it last was (``last_at``, aware UTC)."""
+
+    count: int
+    last_at: datetime
+
+
+def round_edits(entries: list[StoredHistory]) -> dict[int, Edits]:
+    """The rounds changed after they were recorded, by round number: each edit of round ``n``
+    since it was last recorded (a round undone and recorded again starts over; an import
+    starts every round over). Rounds never edited are not in it."""
+    edits: dict[int, Edits] = {}
+    for entry in entries:
+        if entry.action in GAME_ACTIONS:
+            if entry.action == "import":
+                edits.clear()
+        elif entry.round is None:
+            continue
+        elif entry.action in ("record", "undo"):
+            edits.pop(entry.round, None)
+        elif entry.action == "edit":
+            earlier = edits.get(entry.round)
+            edits[entry.round] = Edits((earlier.count if earlier else 0) + 1, aware_utc(entry.at))
+    return edits
+
+
+def statuses(stored: StoredGame) -> list[str]:
+    """Each round's stored status, in order (scoring.trust.STATUSES)."""
+    return [row.status for row in stored.rounds]
+
+
+def export_stored(stored: StoredGame, *, with_history: bool = True) -> dict[str, Any]:
+    """The export of ``stored`` (game-format.md with club-format.md's additions): every round's
+    ``status`` and, with ``with_history``, the game's ``history`` (oldest first, as
+    :func:`entry_export`). An import ignores both (scoring.document.parse_game)."""
+    doc = export_game(stored.to_game(), statuses=statuses(stored))
+    if with_history:
+        doc["history"] = history_export(stored)
+    return doc
+
+
+def history_export(stored: StoredGame) -> list[dict[str, Any]]:
+    """The history of ``stored`` as the API gives it, oldest first (:func:`entry_export`)."""
+    return [entry_export(entry) for entry in game_history(stored)]
