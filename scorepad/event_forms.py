@@ -51,7 +51,9 @@ def player_lines(text: str | None) -> list[tuple[int, str]]:
 #: for every round to be checked before it closes.
 NIGHT_CONFIRMATION_HELP = {
     **CONFIRMATION_HELP,
-    "required": _l("Every round must be checked before the night can close; until then, the results show as provisional."),
+    "required": _l(
+        "Every round must be checked before the night can close; until then, the results show as provisional."
+    ),
 }
 
 

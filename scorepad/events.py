@@ -179,9 +179,10 @@ def create_event(
     document fixes none) and store it with one game per table per session, all in one
     transaction: each game is the table's four players in seat order, its first declarer,
     the night's preset object, title, date (default: today in the night's time zone, else
-    UTC), time zone and confirmation (off, optional or required). The returned night holds ``director_token`` and ``view_token``
-    (shown this once). ``creator_*`` only count the nights one client creates. Raises
-    :class:`ScoringError` with the path of the bad input (nothing stored)."""
+    UTC), time zone and confirmation (off, optional or required). The returned night holds
+    ``director_token`` and ``view_token`` (shown this once). ``creator_*`` only count the
+    nights one client creates. Raises :class:`ScoringError` with the path of the bad input
+    (nothing stored)."""
     spec = parse_event(document, services.saved_for_document(document), night_random())
     day = spec.date or default_date(spec.timezone, services.clock())
     director = new_token()

@@ -628,8 +628,8 @@ def test_a_required_night_closes_only_once_every_round_is_confirmed(client):
     url, director = f"{API}/events/{night['id']}", auth(night["director_token"])
     s1t2, s1t3, s2t1 = table(night, 1, 2), table(night, 1, 3), table(night, 2, 1)
     for tbl, rounds in ((s1t2, 2), (s1t3, 1), (s2t1, 1)):
-        for _ in range(rounds):
-            assert post_round(client, tbl, no_tricks([3, 4, 2, 4])).status_code == 201
+        for round_doc in [no_tricks([3, 4, 2, 4]), no_queens([1, 1, 1, 1])][:rounds]:  # one declarer, 2 contracts
+            assert post_round(client, tbl, round_doc).status_code == 201
     assert confirm(client, s1t3, 1).status_code == 200
 
     refused = client.post(f"{url}/close", headers=director)
@@ -646,7 +646,9 @@ def test_a_required_night_closes_only_once_every_round_is_confirmed(client):
     assert refused.json["error"] == "rounds are not confirmed: session 1 table 2 round 2; session 2 table 1 round 1"
     # A disputed round is not confirmed either.
     disputed = client.post(
-        f"{API}/games/{s1t2['game_id']}/rounds/2/dispute", json={"note": "Gina took 3"}, headers=auth(s1t2["confirm_token"])
+        f"{API}/games/{s1t2['game_id']}/rounds/2/dispute",
+        json={"note": "Gina took 3"},
+        headers=auth(s1t2["confirm_token"]),
     )
     assert disputed.status_code == 200
     assert client.post(f"{url}/close", headers=director).status_code == 409

@@ -293,7 +293,9 @@ def test_a_night_document_is_refused_at_its_problem(fields, path):
 
 
 @pytest.mark.parametrize(
-    ("given", "taken"), [({}, "optional"), ({"confirmation": None}, "optional")] + [({"confirmation": c}, c) for c in ("off", "optional", "required")]
+    ("given", "taken"),
+    [({}, "optional"), ({"confirmation": None}, "optional")]
+    + [({"confirmation": c}, c) for c in ("off", "optional", "required")],
 )
 def test_a_nights_confirmation_is_taken_optional_by_default(given, taken):
     assert parse_event(document(**given), None, random.Random(0)).confirmation == taken

@@ -23,6 +23,8 @@ from .test_api_events import NIGHT, FirstSeat, no_queens, no_tricks, play_the_ex
 from .test_tokens_at_rest import every_value
 
 EVENING = datetime(2026, 12, 3, 19, 30, tzinfo=UTC)
+# The same declarer’s third contract (no hearts: 13 hearts among the four, the ace to seat 0).
+NO_HEARTS = {"contract": "no-hearts", "doubles": [], "outcome": {"hearts": [4, 3, 3, 3], "ace": 0}}
 
 
 @pytest.fixture
@@ -284,8 +286,8 @@ def test_the_unconfirmed_rounds_of_a_night_are_one_query_in_table_order(night_ap
     table 1; round 2 of s2 T4 confirmed, round 3 disputed, s1 T1's round confirmed: s1 T3
     rounds 1, 2 and s2 T4 rounds 1, 3 are not confirmed."""
     for (session, number), rounds in (((2, 4), 3), ((1, 3), 2), ((1, 1), 1)):
-        for _ in range(rounds):
-            assert post_round(client, table(required, session, number), no_tricks([3, 4, 2, 4])).status_code == 201
+        for round_doc in [no_tricks([3, 4, 2, 4]), no_queens([1, 1, 1, 1]), NO_HEARTS][:rounds]:
+            assert post_round(client, table(required, session, number), round_doc).status_code == 201
     set_status(night_app, table(required, 2, 4), 2, "confirmed")
     set_status(night_app, table(required, 2, 4), 3, "disputed")
     set_status(night_app, table(required, 1, 1), 1, "confirmed")
@@ -317,7 +319,10 @@ def test_a_refused_close_changes_nothing(night_app, client, required):
         assert stored.director_token == required["director_token"]  # still held after the rollback
         assert db.session.get(StoredEvent, required["id"]).closed is False
         assert events.event_stamp(required["view_token"]) == stamp  # the board has nothing new to show
-        assert db.session.scalar(select(func.count()).select_from(StoredHistory).where(StoredHistory.action == "close")) == 0
+        assert (
+            db.session.scalar(select(func.count()).select_from(StoredHistory).where(StoredHistory.action == "close"))
+            == 0
+        )
     set_status(night_app, table(required, 1, 2), 1, "confirmed")
     with night_app.app_context():
         stored = held(night_app, required, required["director_token"])[0]

@@ -13,9 +13,9 @@ import random
 from typing import Any
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
-from werkzeug.routing import BuildError
 from flask_babel import get_translations, ngettext
 from flask_babel import gettext as _
+from werkzeug.routing import BuildError
 
 from .. import events, services
 from ..event_forms import AdjustmentForm, NewEventForm, SwapForm
