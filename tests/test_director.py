@@ -471,8 +471,8 @@ def test_the_console_of_a_required_night_lists_the_rounds_not_confirmed(app, cli
     listed = re.findall(r'<li data-unconfirmed="(\d)-(\d)">(.*?)</li>', html, re.S)
     assert [(s, t) for s, t, _ in listed] == [("1", "1"), ("2", "3")]
     first, second = (re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", item)).strip() for _, _, item in listed)
-    assert first == "Session 1, table 1: Round 1 not confirmed · Scorer’s page"
-    assert second == "Session 2, table 3: Round 1 not confirmed · Scorer’s page"
+    assert first == "Session 1, table 1: Round 1 not confirmed Scorer’s page"
+    assert second == "Session 2, table 3: Round 1 not confirmed Scorer’s page"
     assert f'href="/g/{events.table_token(director, 2, 3)}"' in listed[1][2]
     assert "Round 1 not confirmed" in table_row(html, 1, 1)
     assert "not confirmed" not in table_row(html, 1, 2)
