@@ -330,6 +330,42 @@ def test_a_refused_close_changes_nothing(night_app, client, required):
         assert db.session.get(StoredEvent, required["id"]).closed is True
 
 
+def test_a_close_waiting_behind_a_confirm_counts_it(night_app, client, required):
+    """The table's last unconfirmed round is being confirmed (its transaction holds the game and
+    reads the night FOR SHARE) when the director closes: the close waits for it (PostgreSQL: on
+    the night's row; SQLite: the write lock), then finds every round confirmed and closes."""
+    tbl = table(required, 1, 1)
+    assert post_round(client, tbl, no_tricks([3, 4, 2, 4])).status_code == 201
+    outcome: dict[str, object] = {}
+
+    def close() -> None:
+        with night_app.app_context():
+            stored = held(night_app, required, required["director_token"])[0]
+            try:
+                events.close_event(stored)
+                outcome["closed"] = True
+            except services.Conflict as exc:
+                outcome["refused"] = exc.message
+
+    with night_app.app_context():
+        game = services.find_by_token(tbl["edit_token"])[0]
+        services._lock_game(game)  # the confirm's transaction, before its commit
+        game.rounds[0].status = "confirmed"
+        db.session.flush()
+        closer = threading.Thread(target=close)
+        closer.start()
+        if db.engine.dialect.name == "postgresql":
+            waiting = text(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
+            )
+            with db.engine.connect() as watcher:
+                while not watcher.execute(waiting).scalar():  # until the close waits on the night's lock
+                    watcher.rollback()
+        db.session.commit()
+        closer.join()
+    assert outcome == {"closed": True}
+
+
 # -- the organiser's swap --------------------------------------------------------------------------
 
 
