@@ -737,7 +737,22 @@ def updated_stamp(token: str) -> str | None:
     returns it, in text (only compared, never parsed); None for an unknown token. One query
     by the token's digest (as every token: models.token_digest), run by :func:`stamp`. The
     board's ETag (:func:`scorepad.views.board.live_etag`) is built on it."""
-    found = stamp(_ETAG_QUERY, "game", token_digest(token))
+    return _stamp_text(_ETAG_QUERY, "game", token)
+
+
+#: The witness page's ETag query: the game's ``updated_at`` by its confirm token's digest (unique index).
+_WITNESS_QUERY = select(StoredGame.updated_at).where(StoredGame.confirm_digest == bindparam("digest"))
+
+
+def witness_stamp(token: str) -> str | None:
+    """:func:`updated_stamp` for the witness's page: the ``updated_at`` of the game whose
+    confirm token is ``token``, in text; None for an unknown token. A confirm, a dispute and
+    every round write move it."""
+    return _stamp_text(_WITNESS_QUERY, "witness", token)
+
+
+def _stamp_text(query: Select, name: str, token: str) -> str | None:
+    found = stamp(query, name, token_digest(token))
     if found is None:
         return None
     return "" if found[0] is None else str(found[0])

@@ -151,7 +151,7 @@ def test_the_live_fragment_answers_304_until_the_game_changes(app, client):
     steps = [
         ("record_round", ROUNDS[3]),  # a save: round 4
         ("undo_round",),  # an undo: back to 3 rounds
-        ("replace_round", 2, ROUNDS[1]),  # an edit of round 2, saved again as it was
+        ("confirm_round", 2),  # the witness confirms round 2: its status shows (issue 15)
     ]
     expected_running = [
         EXPECTED["rounds"][3]["result"]["running"],
@@ -168,6 +168,9 @@ def test_the_live_fragment_answers_304_until_the_game_changes(app, client):
         seen.add(etag)
         assert shown_totals(response.get_data(as_text=True)) == [points(v) for v in running]
         assert client.get(url, headers={"If-None-Match": etag}).status_code == 304
+    # An edit of round 2 saved again as it was changes nothing (club-format.md "Trust"): still 304.
+    change(app, game_id, "replace_round", 2, ROUNDS[1])
+    assert client.get(url, headers={"If-None-Match": etag}).status_code == 304
 
 
 def test_an_edit_changes_the_board(app, client):

@@ -251,6 +251,37 @@ def test_undo_racing_a_save_leaves_no_gap(app, server):
         assert statuses in ([204, 409], [409, 201]), statuses
 
 
+def test_a_confirm_racing_an_edit_never_confirms_what_the_witness_did_not_see(app, server):
+    """The witness confirms round 5 as shown (If-Match: its ETag) while the scorer changes it
+    (the king of hearts to Beth instead of Diana): either the confirm comes first and the edit
+    makes the round provisional again (200, 200), or the edit comes first and the confirm is
+    refused (412, 200). Never a confirmed round that the witness did not see."""
+    changed = {**ROUNDS[4], "outcome": {"king": 1}}
+    for _ in range(6):
+        status, _, data = request(server, "POST", "/api/v1/games", {**EXAMPLE["game"], "rounds": ROUNDS[:4]})
+        game = json.loads(data)
+        status, headers, _ = request(
+            server, "POST", f"/api/v1/games/{game['id']}/rounds", ROUNDS[4], bearer(game["edit_token"])
+        )
+        assert status == 201
+        seen = {**bearer(game["confirm_token"]), "If-Match": headers["ETag"]}
+        results = run_together(
+            partial(request, server, "POST", f"/api/v1/games/{game['id']}/rounds/5/confirm", None, seen),
+            partial(
+                request, server, "PUT", f"/api/v1/games/{game['id']}/rounds/5", changed, bearer(game["edit_token"])
+            ),
+        )
+        statuses = [status for status, _, _ in results]
+        assert statuses in ([200, 200], [412, 200]), statuses
+        _, _, data = request(server, "GET", f"/api/v1/games/{game['id']}", None, bearer(game["view_token"]))
+        document = json.loads(data)
+        assert document["rounds"][4]["outcome"] == {"king": 1} and document["rounds"][4]["status"] == "provisional"
+        actions = [entry["action"] for entry in document["history"]]
+        assert actions == (
+            ["import", "record", "confirm", "edit"] if statuses[0] == 200 else ["import", "record", "edit"]
+        )
+
+
 def test_many_tables_saving_at_once_lose_nothing(app, server):
     """Eight tables each record ten rounds, all at the same time: every game ends with
     exactly its rounds, scored as the example says."""

@@ -44,10 +44,10 @@ OPERATIONS = {f"{op.method.upper()} {op.path}": op for op in (result.ok() for re
 
 @pytest.fixture
 def game(client):
-    """A game with five rounds: (id, edit token, view token), so tokens and ids can be real."""
+    """A game with five rounds: (id, edit token, view token, confirm token), so tokens and ids can be real."""
     response = client.post("/api/v1/games", json={**EXAMPLE["game"], "rounds": EXAMPLE["game"]["rounds"][:5]})
     body = response.get_json()
-    return body["id"], body["edit_token"], body["view_token"]
+    return body["id"], body["edit_token"], body["view_token"], body["confirm_token"]
 
 
 @pytest.fixture
@@ -78,6 +78,9 @@ def test_the_published_description_is_the_one_fuzzed(client):
         "PUT /games/{game_id}/rounds/{number}",
         "DELETE /games/{game_id}/rounds/{number}",
         "POST /games/{game_id}/rematch",
+        "POST /games/{game_id}/rounds/{number}/confirm",
+        "POST /games/{game_id}/rounds/{number}/dispute",
+        "GET /games/{game_id}/history",
         "GET /presets",
         "POST /presets",
         "GET /presets/{preset_id}",
@@ -101,7 +104,7 @@ def test_the_api_never_answers_500(app, game, preset, night, operation):
     app.config["MAX_PRESET_SAVES_PER_DEVICE"] = 10**6  # the same one more than 100 times a day, past 100 examples
     app.config["MAX_EVENTS_PER_ADDRESS"] = 10**6  # and starts many club nights
     app.config["MAX_EVENTS_PER_ADDRESS_BURST"] = 10**6
-    game_id, edit, view = game
+    game_id, edit, view, confirm = game
     preset_id, preset_token = preset
     night_id, director, night_view = night
 
@@ -119,8 +122,10 @@ def test_the_api_never_answers_500(app, game, preset, night, operation):
             tokens = [preset_token, preset_token, edit, ""]
         elif "event_id" in (case.path_parameters or {}):
             tokens = [director, director, night_view, edit, "", director[:-1]]
+        elif case.formatted_path.endswith(("/confirm", "/dispute")):
+            tokens = [confirm, confirm, edit, view, "", confirm[:-1]]
         else:
-            tokens = [edit, edit, view, "", "x" * 32, edit[:-1]]
+            tokens = [edit, edit, view, confirm, "", "x" * 32, edit[:-1]]
         token = data.draw(st.sampled_from(tokens))
         response = case.call(app=app, headers={"Authorization": f"Bearer {token}"})
         assert response.status_code < 500, (case.method, case.formatted_path, case.body, response.text[:500])
@@ -293,6 +298,11 @@ JSON_ENDPOINTS = {
     "POST /games": ("POST", "/api/v1/games", GAME_DOC),
     "POST /games/{game_id}/rounds": ("POST", "/api/v1/games/{game_id}/rounds", EXAMPLE["game"]["rounds"][5]),
     "PUT /games/{game_id}/rounds/{number}": ("PUT", "/api/v1/games/{game_id}/rounds/2", EXAMPLE["game"]["rounds"][1]),
+    "POST /games/{game_id}/rounds/{number}/dispute": (
+        "POST",
+        "/api/v1/games/{game_id}/rounds/2/dispute",
+        {"note": "Beth took the last trick"},
+    ),
     "POST /presets": ("POST", "/api/v1/presets", PRESET_DOC),
     "PUT /presets/{preset_id}": ("PUT", "/api/v1/presets/{preset_id}", PRESET_DOC),
 }
@@ -331,10 +341,10 @@ def test_hostile_json_never_answers_500(app, client, game, preset, endpoint):
     app.config["MAX_GAMES_PER_ADDRESS_BURST"] = 10**6
     app.config["MAX_PRESETS_PER_ADDRESS"] = 10**6
     app.config["MAX_PRESET_SAVES_PER_DEVICE"] = 10**6  # the same one more than 100 times a day, past 100 examples
-    (game_id, edit, _), (preset_id, preset_token) = game, preset
+    (game_id, edit, _, confirm), (preset_id, preset_token) = game, preset
     method, url, doc = JSON_ENDPOINTS[endpoint]
     url = url.format(game_id=game_id, preset_id=preset_id)
-    token = preset_token if "preset_id" in endpoint else edit
+    token = preset_token if "preset_id" in endpoint else confirm if "dispute" in endpoint else edit
 
     @HOSTILE
     @given(body=hostile_json(doc))
@@ -448,7 +458,7 @@ def form(fields: list[str]):
 )
 def test_the_round_form_never_answers_500(client, game, fields, path):
     """The round form (save, preview, edit, edit preview) with the edit token, and a save with the view token."""
-    _, edit, view = game
+    _, edit, view, _ = game
     for url in (f"/g/{edit}/{path}", f"/g/{view}/rounds"):
         response = client.post(url, **form_body(fields))
         assert_answered(response, (200, 303, 400, 403, 409, 413, 422), (url, fields))  # 413: past 256 KB
@@ -457,7 +467,7 @@ def test_the_round_form_never_answers_500(client, game, fields, path):
 @FUZZ
 @given(number=JUNK)
 def test_the_undo_form_never_answers_500(client, game, number):
-    _, edit, _ = game
+    _, edit, *_ = game
     response = client.post(f"/g/{edit}/rounds/undo", **form_body([("number", number)]))
     assert_answered(response, (303, 409, 422), number)
 
@@ -518,7 +528,7 @@ def test_the_preset_editor_never_answers_500(app, client):
     query=st.text(max_size=20),
 )
 def test_odd_urls_never_answer_500(client, game, path, number, query):
-    _, edit, _ = game
+    _, edit, *_ = game
     for url in (
         f"/g/{path}",
         f"/g/{edit}/rounds/{number}",

@@ -17,6 +17,7 @@ from scorepad.config import TestConfig
 from scorepad.extensions import db
 from scorepad.models import StoredGame
 from scorepad.scoring import BUILTIN, export_game, preset_to_dict
+from scorepad.scoring.trust import replay
 
 from .conftest import database_uri
 from .test_tokens_at_rest import every_value
@@ -127,6 +128,19 @@ def test_upgrading_from_the_first_revision_keeps_every_game_and_its_scores(empty
                 r["result"]["total"] for r in expected["rounds"]
             ]
             assert export["standings"]["final"] == expected["standings"]["final"]
+            # Issue 15: its history starts with its rounds as they were, all provisional, so that
+            # replaying the history gives them; it has no confirm token until its scorer page opens.
+            entries = services.game_history_export(stored)
+            assert [(e["action"], e["round"], e["by"]) for e in entries] == [("import", None, "scorer")]
+            recorded = [
+                {k: r[k] for k in ("contract", "trump", "start_rank", "doubles", "outcome") if k in r}
+                for r in example["game"]["rounds"]
+            ]
+            assert [dict(r.round) for r in replay(entries)] == recorded
+            assert {r.status for r in stored.rounds} == {"provisional"} and stored.confirmation == "optional"
+            assert stored.confirm_digest is None
+            confirm = services.confirm_token_of(stored, f"edit-{game_id:028d}")
+            assert services.find_witness(confirm) == stored
 
 
 @pytest.mark.parametrize(

@@ -80,7 +80,7 @@ def test_the_api_rematch_answers_201_exactly_as_creating_a_game(app, client, fin
     response = client.post(f"{API}/games/{finished['id']}/rematch", headers=auth(finished["edit_token"]))
     assert response.status_code == 201
     body = response.get_json()
-    assert set(body) == {"id", "edit_token", "view_token", "links", "game"}  # the create answer's keys
+    assert set(body) == {"id", "edit_token", "view_token", "confirm_token", "links", "game"}  # the create answer's keys
     assert set(body["links"]) == set(finished["links"])
     assert response.headers["Location"] == f"http://localhost{API}/games/{body['id']}"
     assert body["id"] != finished["id"]

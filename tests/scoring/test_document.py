@@ -71,6 +71,7 @@ def test_export_of_the_worked_example_carries_results_and_standings():
     doc = export_game(parse_game(game(WORKED)))
     assert doc["format"] == "barbu-scorepad/game@1"
     assert doc["title"] == "Thursday, table 2"
+    assert doc["confirmation"] == "optional"  # club-format.md: the default
     assert doc["preset"] == preset_dict_of_tournament()
     assert doc["rounds"] == [
         {
@@ -79,6 +80,7 @@ def test_export_of_the_worked_example_carries_results_and_standings():
             "contract": "no-queens",
             "doubles": [[1, 0], [1, 2], [1, 3], [2, 0], [0, 2]],
             "outcome": {"queens": [1, 0, 1, 2]},
+            "status": "provisional",  # club-format.md "Trust": a new round is provisional
             # Anne −12, Beth +24, Cath −12, Diana −24
             "result": {
                 "raw": [-6, 0, -6, -12],
