@@ -155,7 +155,10 @@ def test_a_required_night_shows_the_director_which_rounds_wait_and_prints_two_co
     page.on("pageerror", lambda exc: problems.append(str(exc)))
     page.goto(live_server + "/events/new")
     page.get_by_label("Title").fill("Thursday club night")
-    page.get_by_label("Players present").fill("\n".join(NAMES))
+    # Two long names: printed, they stay on their lines and both codes stay whole on every card.
+    page.get_by_label("Players present").fill(
+        "\n".join([*NAMES[:10], "Anne-Sophie van den Broek", "Dietrich-Wilhelm Ostermann"])
+    )
     page.get_by_role("radio", name=re.compile("^Required")).check()
     page.screenshot(path=str(screenshot_dir / "director-new-confirmation.png"), full_page=True)
     page.get_by_role("button", name="Create the night").tap()
