@@ -19,7 +19,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, SelectField, StringField, SubmitField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 
-from .forms import points_from_text, preset_choices, whole_number
+from .forms import CONFIRMATION_HELP, confirmation_field, points_from_text, preset_choices, whole_number
 from .scoring.document import known_timezones
 
 #: How many games each player plays in a night: club-format.md "Club night" (``sessions``: 1 to 6).
@@ -47,8 +47,19 @@ def player_lines(text: str | None) -> list[tuple[int, str]]:
     return names
 
 
+#: The help of each confirmation choice on the new-night form: a required night also waits
+#: for every round to be checked before it closes.
+NIGHT_CONFIRMATION_HELP = {
+    **CONFIRMATION_HELP,
+    "required": _l(
+        "Every round must be checked before the night can close; until then, the results show as provisional."
+    ),
+}
+
+
 class NewEventForm(FlaskForm):
-    """A new club night: title, date, preset, sessions, ranking and the players present."""
+    """A new club night: title, date, preset, sessions, ranking, the players present and the
+    confirmation every table takes (off, optional or required)."""
 
     title = StringField(_l("Title"), filters=[_strip], description=_l("For example: Thursday club night"))
     # The night's date, today by default; event.js puts the phone's own date in it when the page
@@ -76,6 +87,8 @@ class NewEventForm(FlaskForm):
         _l("Players present"),
         description=_l("One name a line; pasting a list works."),
     )
+    confirmation = confirmation_field()
+    confirmation_help = NIGHT_CONFIRMATION_HELP
     submit = SubmitField(_l("Create the night"))
 
     def __init__(self, *args: Any, saved: Sequence[Any] = (), **kwargs: Any):
@@ -101,6 +114,8 @@ class NewEventForm(FlaskForm):
             "ranking": self.ranking.data,
             "players": [name for _, name in self.names()],
         }
+        if self.confirmation.data:
+            doc["confirmation"] = self.confirmation.data
         if self.title.data:
             doc["title"] = self.title.data
         if self.date.data:
@@ -122,7 +137,7 @@ class NewEventForm(FlaskForm):
             )
             return
         field = (path or "").split(".")[0].split("[")[0]
-        if field in ("title", "date", "preset", "sessions", "ranking", "players"):
+        if field in ("title", "date", "preset", "sessions", "ranking", "players", "confirmation"):
             getattr(self, field).errors.append(message)
         elif field == "timezone":
             self.date.errors.append(message)

@@ -24,8 +24,9 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, NamedTuple, Protocol
 
+from babel.support import NullTranslations
 from cachetools import LRUCache
 from flask import current_app, url_for
 from sqlalchemy import Numeric, bindparam, extract, func, select, update
@@ -35,7 +36,7 @@ from sqlalchemy.sql.functions import FunctionElement
 
 from . import history, services
 from .extensions import db
-from .models import StoredAdjustment, StoredEvent, StoredGame, token_digest, utcnow
+from .models import StoredAdjustment, StoredEvent, StoredGame, StoredRound, token_digest, utcnow
 from .scoring import (
     EVENT_FORMAT,
     Adjustment,
@@ -60,7 +61,7 @@ from .scoring.document import default_date
 from .scoring.errors import N_
 from .scoring.game import Standings
 from .scoring.text import clean_text
-from .scoring.trust import DIRECTOR
+from .scoring.trust import CONFIRMED, DIRECTOR
 from .services import Conflict
 from .tokens import derive_token, new_token
 
@@ -73,6 +74,8 @@ __all__ = [
     "StoredAdjustment",
     "StoredEvent",
     "TableState",
+    "Unconfirmed",
+    "UnconfirmedTable",
     "add_adjustment",
     "authorize_event",
     "close_event",
@@ -84,6 +87,7 @@ __all__ = [
     "reopen_event",
     "swap_players",
     "table_token",
+    "unconfirmed_message",
 ]
 
 #: The refusal of a write on a closed night (HTTP 409; club-format.md "Director").
@@ -175,9 +179,10 @@ def create_event(
     document fixes none) and store it with one game per table per session, all in one
     transaction: each game is the table's four players in seat order, its first declarer,
     the night's preset object, title, date (default: today in the night's time zone, else
-    UTC) and time zone. The returned night holds ``director_token`` and ``view_token``
-    (shown this once). ``creator_*`` only count the nights one client creates. Raises
-    :class:`ScoringError` with the path of the bad input (nothing stored)."""
+    UTC), time zone and confirmation (off, optional or required). The returned night holds
+    ``director_token`` and ``view_token`` (shown this once). ``creator_*`` only count the
+    nights one client creates. Raises :class:`ScoringError` with the path of the bad input
+    (nothing stored)."""
     spec = parse_event(document, services.saved_for_document(document), night_random())
     day = spec.date or default_date(spec.timezone, services.clock())
     director = new_token()
@@ -193,6 +198,7 @@ def create_event(
         ranking=spec.ranking,
         players=list(spec.players),
         seating=seating,
+        confirmation=spec.confirmation,
         director_digest=token_digest(director),
         view_digest=token_digest(view),
         closed=False,
@@ -221,6 +227,7 @@ def _add_table(stored: StoredEvent, session: int, table: Table, director: str, v
         "first_declarer": table.first_declarer,
         "preset": stored.preset,
         "date": day.isoformat(),
+        "confirmation": stored.confirmation,
     }
     if stored.title:
         document["title"] = stored.title
@@ -286,7 +293,8 @@ class TableState:
     None before its first round), ``stale`` (in progress, no save for 10 minutes:
     :func:`~scorepad.scoring.event.is_stale`), ``final`` (the game's standings by seat, points;
     zeros before a round), the game's ``view_token`` (its board) and, only for the director,
-    its ``edit_token`` (its scorer page) and ``confirm_token``."""
+    its ``edit_token`` (its scorer page) and ``confirm_token``; ``unconfirmed``: the numbers of
+    its rounds not confirmed yet when the night requires confirmation (else empty)."""
 
     session: int
     number: int
@@ -303,6 +311,7 @@ class TableState:
     view_token: str
     edit_token: str | None
     confirm_token: str | None = None
+    unconfirmed: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -343,6 +352,7 @@ def event_spec(stored: StoredEvent) -> EventSpec:
         ranking=stored.ranking,
         players=tuple(stored.players),
         seating=stored_seating(stored),
+        confirmation=stored.confirmation,
     )
 
 
@@ -350,6 +360,67 @@ def event_games(stored: StoredEvent) -> dict[tuple[int, int], StoredGame]:
     """The night's games, without their rounds (one query), by (session, table)."""
     games = db.session.scalars(select(StoredGame).where(StoredGame.event_id == stored.id))
     return {(g.session_number or 0, g.table_number or 0): g for g in games}
+
+
+class UnconfirmedTable(NamedTuple):
+    """A table with rounds not confirmed yet: its ``session`` and ``table`` numbers and the
+    round numbers (ascending)."""
+
+    session: int
+    table: int
+    rounds: tuple[int, ...]
+
+
+def unconfirmed_tables(stored: StoredEvent) -> list[UnconfirmedTable]:
+    """The night's tables that have a round not confirmed (club-format.md "Trust": status
+    ``provisional`` or ``disputed``), in session then table order, with those rounds; one
+    query, whatever the night's ``confirmation`` (callers ask only when it is ``required``)."""
+    rows = db.session.execute(
+        select(StoredGame.session_number, StoredGame.table_number, StoredRound.number)
+        .join(StoredRound, StoredRound.game_id == StoredGame.id)
+        .where(StoredGame.event_id == stored.id, StoredRound.status != CONFIRMED)
+        .order_by(StoredGame.session_number, StoredGame.table_number, StoredRound.number)
+    )
+    found: dict[tuple[int, int], list[int]] = {}
+    for session, table, number in rows:
+        found.setdefault((session or 0, table or 0), []).append(number)
+    return [UnconfirmedTable(session, table, tuple(rounds)) for (session, table), rounds in found.items()]
+
+
+class Translations(Protocol):
+    """What :func:`unconfirmed_message` needs of a catalogue (Babel's ``Translations`` and
+    ``NullTranslations``, Flask-Babel's ``get_translations()``)."""
+
+    def gettext(self, message: str) -> str: ...  # noqa: D102 (the catalogue's own)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str: ...  # noqa: D102
+
+
+def unconfirmed_message(tables: Sequence[UnconfirmedTable], translations: Translations) -> str:
+    """Why a night that requires confirmation does not close, naming every table and its
+    rounds: "rounds are not confirmed: session 1 table 2 rounds 3, 4; session 2 table 1 round
+    5", in the language of ``translations`` (the API's English: ``NullTranslations()``)."""
+    parts = [
+        translations.ngettext(
+            "session %(session)d table %(table)d round %(rounds)s",
+            "session %(session)d table %(table)d rounds %(rounds)s",
+            len(t.rounds),
+        )
+        % {"session": t.session, "table": t.table, "rounds": ", ".join(str(n) for n in t.rounds)}
+        for t in tables
+    ]
+    return translations.gettext("rounds are not confirmed: %(tables)s") % {"tables": "; ".join(parts)}
+
+
+class Unconfirmed(Conflict):
+    """A close refused (HTTP 409) because the night requires confirmation and ``tables``
+    (:class:`UnconfirmedTable`) have rounds not confirmed; ``message`` in English
+    (:func:`unconfirmed_message`), a page translates it from ``tables``."""
+
+    def __init__(self, tables: Sequence[UnconfirmedTable]):
+        message = unconfirmed_message(tables, NullTranslations())
+        super().__init__("%(message)s", message=message)
+        self.tables = tuple(tables)
 
 
 #: Each table's standings as the engine scored them, by (database, game id, the game's
@@ -387,12 +458,18 @@ def event_state(stored: StoredEvent, role: str) -> EventState:
     :func:`find_event` returns it): every table scored by the engine
     (:func:`~scorepad.scoring.score`), the leaderboard
     (:func:`~scorepad.scoring.event.leaderboard`: games in progress count as they stand),
-    the adjustments and the session on. Reads the night's games (one query, and one more for
-    the rounds of the games changed since this process last scored them:
-    :func:`table_standings`) and adjustments."""
+    the adjustments and the session on. When the night requires confirmation, each table's
+    ``unconfirmed`` rounds (:func:`unconfirmed_tables`), and a leaderboard entry is
+    provisional while a table it counts has one. Reads the night's games (one query, and one
+    more for the rounds of the games changed since this process last scored them:
+    :func:`table_standings`), its unconfirmed rounds (one query, when required) and
+    adjustments."""
     spec = event_spec(stored)
     games = event_games(stored)
     scored = table_standings(list(games.values()))
+    unconfirmed = (
+        {(t.session, t.table): t.rounds for t in unconfirmed_tables(stored)} if spec.confirmation == "required" else {}
+    )
     now = services.clock()
     director = role == EventRole.DIRECTOR and stored.director_token is not None
     view = stored.view_token or ""
@@ -407,6 +484,7 @@ def event_state(stored: StoredEvent, role: str) -> EventState:
             last = services.aware_utc(game.updated_at) if played else None
             final: tuple[int, int, int, int] = tuple(standings.final)  # type: ignore[assignment]
             edit = table_token(stored.director_token or "", session.number, table.number) if director else None
+            waiting = unconfirmed.get((session.number, table.number), ())
             tables.append(
                 TableState(
                     session=session.number,
@@ -424,9 +502,12 @@ def event_state(stored: StoredEvent, role: str) -> EventState:
                     view_token=table_view_token(view, session.number, table.number),
                     edit_token=edit,
                     confirm_token=derive_token(edit, CONFIRM) if edit else None,
+                    unconfirmed=waiting,
                 )
             )
-            results.append(TableResult(players=table.players, rounds_played=played, final=final))
+            results.append(
+                TableResult(players=table.players, rounds_played=played, final=final, provisional=bool(waiting))
+            )
         sessions.append(
             SessionState(
                 number=session.number,
@@ -515,7 +596,7 @@ def entry_export(entry: Entry) -> dict[str, Any]:
 def event_export(state: EventState) -> dict[str, Any]:
     """The night as the API answers it (``GET /api/v1/events/<id>``; the 201 of its creation
     is the director's): ``id``, ``format``, ``title``, ``date``, ``timezone``, ``preset``
-    (the object), ``ranking``, ``players``, ``closed``, ``session_on``, ``view_token``,
+    (the object), ``ranking``, ``confirmation``, ``players``, ``closed``, ``session_on``, ``view_token``,
     ``links`` (:func:`_links`), ``sessions`` [{``number``, ``sit_out``, ``complete``,
     ``tables`` [{``number``, ``players``, ``first_declarer``, ``game_id``, ``rounds_played``,
     ``rounds_total``, ``complete``, ``final``, ``last_save`` (ISO 8601 UTC or null),
@@ -537,6 +618,7 @@ def event_export(state: EventState) -> dict[str, Any]:
             "timezone": stored.timezone,
             "preset": stored.preset,
             "ranking": stored.ranking,
+            "confirmation": stored.confirmation,
             "players": list(stored.players),
             "closed": state.closed,
             "session_on": state.session_on,
@@ -633,7 +715,18 @@ def _set_closed(stored: StoredEvent, closed: bool) -> None:
 def close_event(stored: StoredEvent) -> None:
     """Close the night: every table read-only (a round write or an adjustment is then a
     :class:`~scorepad.services.Conflict`, "the night is closed"). Idempotent; moves the
-    night's ``updated_at`` (the board's ETag)."""
+    night's ``updated_at`` (the board's ETag). When the night requires confirmation and a
+    round is not confirmed, raises :class:`Unconfirmed` naming every such table and round
+    (nothing changed); the check runs under the night's lock, so a confirm in progress at a
+    table (which reads the night ``FOR SHARE``) is counted once it commits."""
+    if stored.confirmation == "required" and not stored.closed:
+        tokens = stored.director_token, stored.view_token
+        _lock_event(stored)
+        waiting = unconfirmed_tables(stored)
+        if waiting:
+            db.session.rollback()
+            stored.director_token, stored.view_token = tokens
+            raise Unconfirmed(waiting)
     _set_closed(stored, True)
 
 

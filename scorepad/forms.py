@@ -103,8 +103,33 @@ def preset_choices(saved: Sequence[Any] = ()) -> list[SelectChoice]:
     ]
 
 
+#: A game's or a club night's confirmation (club-format.md "Trust"), one line of help each.
+CONFIRMATION_CHOICES = (
+    SelectChoice("off", _l("Off")),
+    SelectChoice("optional", _l("Optional")),
+    SelectChoice("required", _l("Required")),
+)
+CONFIRMATION_HELP = {
+    "off": _l("Nobody checks the rounds."),
+    "optional": _l("Another player may check each round on their phone."),
+    "required": _l("Every round must be checked; until it is, the results show as provisional."),
+}
+
+
+def confirmation_field() -> RadioField:
+    """The confirmation choice of a new game or club night: off, optional (the default) or
+    required; another value is passed on for the engine to refuse, naming the field."""
+    return RadioField(
+        _l("Confirmation by another player"),
+        choices=list(CONFIRMATION_CHOICES),
+        default="optional",
+        validate_choice=False,
+    )
+
+
 class NewGameForm(FlaskForm):
-    """A new game: title, four players clockwise, the first declarer (or a draw), the preset."""
+    """A new game: title, four players clockwise, the first declarer (or a draw), the preset
+    and, among more options, the confirmation (off, optional or required)."""
 
     title = StringField(_l("Title (optional)"), filters=[_strip], description=_l("For example: Thursday, table 2"))
     players = FieldList(StringField(filters=[_strip]), min_entries=SEATS, max_entries=SEATS)
@@ -120,6 +145,8 @@ class NewGameForm(FlaskForm):
         default=DRAW,
     )
     preset = SelectField(_l("Scoring"))
+    confirmation = confirmation_field()
+    confirmation_help = CONFIRMATION_HELP
     # The phone's local date (YYYY-MM-DD) and IANA time zone, filled in by presets.js as the
     # form is sent; without JavaScript both stay empty and the server dates the game.
     date = HiddenField()
@@ -164,6 +191,8 @@ class NewGameForm(FlaskForm):
             "preset": self.preset.data,
             "rounds": [],
         }
+        if self.confirmation.data:
+            doc["confirmation"] = self.confirmation.data
         if self.title.data:
             doc["title"] = self.title.data
         if self.date.data:
@@ -179,7 +208,7 @@ class NewGameForm(FlaskForm):
         match = re.fullmatch(r"players\[(\d)\]", path)
         if match:
             self.players.entries[int(match.group(1))].errors.append(message)
-        elif path in ("title", "first_declarer") or path.startswith("preset"):
+        elif path in ("title", "first_declarer", "confirmation") or path.startswith("preset"):
             getattr(self, path.split(".")[0]).errors.append(message)
         else:
             self.form_errors.append(message)

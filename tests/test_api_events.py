@@ -451,6 +451,7 @@ def counts(app) -> tuple[int, int, int]:
         ({"ranking": "wins"}, "ranking"),
         ({"preset": "no-such-preset"}, "preset"),
         ({"format": "barbu-scorepad/game@1"}, "format"),
+        ({"confirmation": "always"}, "confirmation"),
     ],
 )
 def test_bad_input_is_refused_with_422_and_its_path_and_nothing_stored(night_app, client, change, path):
@@ -593,3 +594,89 @@ def test_the_leaderboard_follows_an_edit_and_an_undo_at_a_table_at_once(client):
         (0, 0, None),
         (0, 0, None),
     ]
+
+
+# ---------------------------------------------------------------- confirmation (issue 15)
+
+
+def confirm(client, tbl: dict, number: int):
+    """The table's other player confirms round ``number`` (the table's confirm token)."""
+    url = f"{API}/games/{tbl['game_id']}/rounds/{number}/confirm"
+    return client.post(url, headers=auth(tbl["confirm_token"]))
+
+
+def provisional_players(night_doc: dict) -> set[int]:
+    return {e["player"] for e in night_doc["leaderboard"] if e.get("provisional")}
+
+
+def test_every_table_of_a_night_takes_its_confirmation(client):
+    night = create_night(client, confirmation="required")
+    assert night["confirmation"] == "required"
+    for session in night["sessions"]:
+        for tbl in session["tables"]:
+            game = client.get(f"{API}/games/{tbl['game_id']}", headers=auth(tbl["edit_token"])).json
+            assert game["confirmation"] == "required"
+    assert create_night(client)["confirmation"] == "optional"  # the default
+
+
+def test_a_required_night_closes_only_once_every_round_is_confirmed(client):
+    """Session 1 table 2 (Emma, Fiona, Gina, Hanna: players 4-7) plays 2 rounds, session 1
+    table 3 (Iris, Julia, Kim, Lena: 8-11) one, which its other player confirms, session 2
+    table 1 (Rosa, Sara, Anne, Emma: 16, 17, 0, 4) one: the close names table 2's rounds 1
+    and 2 and session 2 table 1's round 1, and the players of those two tables are provisional."""
+    night = create_night(client, confirmation="required")
+    url, director = f"{API}/events/{night['id']}", auth(night["director_token"])
+    s1t2, s1t3, s2t1 = table(night, 1, 2), table(night, 1, 3), table(night, 2, 1)
+    for tbl, rounds in ((s1t2, 2), (s1t3, 1), (s2t1, 1)):
+        for round_doc in [no_tricks([3, 4, 2, 4]), no_queens([1, 1, 1, 1])][:rounds]:  # one declarer, 2 contracts
+            assert post_round(client, tbl, round_doc).status_code == 201
+    assert confirm(client, s1t3, 1).status_code == 200
+
+    refused = client.post(f"{url}/close", headers=director)
+    assert_refused(refused, 409)
+    assert refused.json["error"] == "rounds are not confirmed: session 1 table 2 rounds 1, 2; session 2 table 1 round 1"
+    got = get_night(client, night).json
+    assert got["closed"] is False
+    assert provisional_players(got) == {4, 5, 6, 7, 16, 17, 0}
+    # The view token's leaderboard says the same.
+    assert provisional_players(get_night(client, night, night["view_token"]).json) == {4, 5, 6, 7, 16, 17, 0}
+
+    assert confirm(client, s1t2, 1).status_code == 200
+    refused = client.post(f"{url}/close", headers=director)
+    assert refused.json["error"] == "rounds are not confirmed: session 1 table 2 round 2; session 2 table 1 round 1"
+    # A disputed round is not confirmed either.
+    disputed = client.post(
+        f"{API}/games/{s1t2['game_id']}/rounds/2/dispute",
+        json={"note": "Gina took 3"},
+        headers=auth(s1t2["confirm_token"]),
+    )
+    assert disputed.status_code == 200
+    assert client.post(f"{url}/close", headers=director).status_code == 409
+    assert confirm(client, s1t2, 2).status_code == 200
+    # Emma (4) is still provisional: her session 2 table is not confirmed; her table of session 1 is.
+    assert provisional_players(get_night(client, night).json) == {16, 17, 0, 4}
+    assert confirm(client, s2t1, 1).status_code == 200
+    assert provisional_players(get_night(client, night).json) == set()
+
+    closed = client.post(f"{url}/close", headers=director)
+    assert closed.status_code == 200, closed.json
+    assert closed.json["closed"] is True
+    # Reopened, an edited round is provisional again: the close names it.
+    assert client.post(f"{url}/reopen", headers=director).status_code == 200
+    edit = client.put(
+        f"{API}/games/{s1t3['game_id']}/rounds/1", json=no_tricks([4, 3, 2, 4]), headers=auth(s1t3["edit_token"])
+    )
+    assert edit.status_code == 200, edit.json
+    refused = client.post(f"{url}/close", headers=director)
+    assert refused.json["error"] == "rounds are not confirmed: session 1 table 3 round 1"
+    assert provisional_players(get_night(client, night).json) == {8, 9, 10, 11}
+
+
+@pytest.mark.parametrize("confirmation", ["off", "optional"])
+def test_off_and_optional_nights_close_with_rounds_nobody_confirmed(client, confirmation):
+    night = create_night(client, confirmation=confirmation)
+    assert post_round(client, table(night, 1, 2), no_tricks([3, 4, 2, 4])).status_code == 201
+    assert provisional_players(get_night(client, night).json) == set()
+    closed = client.post(f"{API}/events/{night['id']}/close", headers=auth(night["director_token"]))
+    assert closed.status_code == 200
+    assert closed.json["closed"] is True

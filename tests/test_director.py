@@ -9,11 +9,14 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from scorepad import events, services
+from scorepad.tokens import derive_token
 
 NAMES = ["Anne", "Beth", "Cath", "Diana", "Emma", "Fay", "Gwen", "Hope", "Iris", "June", "Kate", "Lena"]
 # barbu-rules.md, worked example without the doubles: the declarer (seat 0) takes No Queens;
 # one queen each to seats 0 and 2, two to seat 3: -6, 0, -6, -12 points by seat.
 NO_QUEENS = {"contract": "no-queens", "doubles": [], "outcome": {"queens": [1, 0, 1, 2]}}
+# A second round by the same declarer (seat 0 declares 7 rounds, each contract once): No Tricks.
+NO_TRICKS = {"contract": "no-tricks", "doubles": [], "outcome": {"tricks": [3, 4, 2, 4]}}
 
 
 def night_form(**changes) -> dict:
@@ -48,9 +51,9 @@ def table_game(app, director: str, session: int, table: int) -> tuple[int, str]:
         return found[0].id, token
 
 
-def save_round(client, app, director: str, session: int = 1, table: int = 1):
+def save_round(client, app, director: str, session: int = 1, table: int = 1, round_doc: dict = NO_QUEENS):
     game_id, token = table_game(app, director, session, table)
-    return client.post(f"/api/v1/games/{game_id}/rounds", json=NO_QUEENS, headers={"Authorization": f"Bearer {token}"})
+    return client.post(f"/api/v1/games/{game_id}/rounds", json=round_doc, headers={"Authorization": f"Bearer {token}"})
 
 
 def table_row(html: str, session: int, table: int) -> str:
@@ -338,11 +341,33 @@ def test_the_cards_page_has_one_qr_code_per_table_with_its_scorer_url(client):
     director = create_night(client)
     html = client.get(f"/d/{director}/cards").text
     assert html.count('<article class="table-card"') == 6
-    assert html.count("<svg") == 6
+    # Each card: the scorer's code and (confirmation optional, the default) the other player's.
+    assert html.count("<svg") == 12
+    assert html.count("The other player checks here") == 6
     for session in (1, 2):
         for table in (1, 2, 3):
             assert f"localhost/g/{events.table_token(director, session, table)}" in html
     assert "data-print" in html
+
+
+@pytest.mark.parametrize(("confirmation", "codes"), [("required", 2), ("optional", 2), ("off", 1)])
+def test_each_card_has_the_confirm_pages_code_unless_confirmation_is_off(app, client, confirmation, codes):
+    """The second code is the table's confirm page, /c/<the table's confirm token>, the token
+    derived from the table's edit token ("confirm"); a night with confirmation off has none."""
+    from scorepad.pages.event import inline_qr  # noqa: PLC0415 (the page's own QR drawing, to compare)
+    from scorepad.tokens import derive_token  # noqa: PLC0415
+
+    director = create_night(client, confirmation=confirmation)
+    html = client.get(f"/d/{director}/cards").text
+    cards = re.findall(r'<article class="table-card".*?</article>', html, re.S)
+    assert len(cards) == 6
+    assert all(card.count("<svg") == codes for card in cards)
+    with app.test_request_context():
+        for card, (session, table) in zip(cards, [(s, t) for s in (1, 2) for t in (1, 2, 3)], strict=True):
+            confirm_token = derive_token(events.table_token(director, session, table), "confirm")
+            confirm_code = str(inline_qr(f"http://localhost/c/{confirm_token}"))
+            assert (confirm_code in card) is (codes == 2)
+            assert ("The other player checks here" in card) is (codes == 2)
 
 
 def test_one_sessions_cards_print_alone(client):
@@ -390,20 +415,155 @@ def test_hostile_adjustment_points_are_refused_naming_the_field(client, points):
     assert 'id="points-error"' in response.text
 
 
+# -- confirmation (issue 15) -------------------------------------------------------------------
+
+
+def confirm_round(client, app, director: str, session: int, table: int, number: int):
+    """The table's other player confirms round ``number`` through the API (its confirm token)."""
+    game_id, token = table_game(app, director, session, table)
+    confirm_token = derive_token(token, "confirm")
+    url = f"/api/v1/games/{game_id}/rounds/{number}/confirm"
+    return client.post(url, headers={"Authorization": f"Bearer {confirm_token}"})
+
+
+def stored_confirmations(app, director: str) -> set[str]:
+    """The night's confirmation and every one of its tables' games'."""
+    with app.app_context():
+        stored = events.find_event(director)[0]
+        return {stored.confirmation} | {g.confirmation for g in events.event_games(stored).values()}
+
+
+def test_the_new_night_form_offers_the_confirmation_optional_by_default(client):
+    html = client.get("/events/new").text
+    for value in ("off", "optional", "required"):
+        assert re.search(rf'<input[^>]*name="confirmation"[^>]*value="{value}"', html)
+    assert re.search(r'<input checked[^>]*value="optional"|<input[^>]*value="optional"[^>]*checked', html)
+    assert "Every round must be checked before the night can close" in html
+
+
+@pytest.mark.parametrize("confirmation", ["off", "optional", "required"])
+def test_a_night_and_its_tables_take_the_confirmation_chosen_on_the_form(app, client, confirmation):
+    director = create_night(client, confirmation=confirmation)
+    assert stored_confirmations(app, director) == {confirmation}
+
+
+def test_a_night_form_without_the_choice_is_optional(app, client):
+    form = night_form()
+    assert "confirmation" not in form
+    assert stored_confirmations(app, create_night(client)) == {"optional"}
+
+
+def test_a_confirmation_the_form_does_not_offer_is_refused_next_to_it(client):
+    response = client.post("/events/new", data=night_form(confirmation="always"))
+    assert response.status_code == 422
+    assert 'id="confirmation-error"' in response.text
+
+
+def test_the_console_of_a_required_night_lists_the_rounds_not_confirmed(app, client):
+    """Session 1 table 1 saves 2 rounds (the second confirmed), session 2 table 3 one: the
+    console names table 1's round 1 and table 3's round 1, each with its scorer's link."""
+    director = create_night(client, confirmation="required")
+    assert client.get(f"/d/{director}").text.count("Every round is confirmed.") == 1
+    for session, table, round_doc in ((1, 1, NO_QUEENS), (1, 1, NO_TRICKS), (2, 3, NO_QUEENS)):
+        assert save_round(client, app, director, session, table, round_doc).status_code == 201
+    assert confirm_round(client, app, director, 1, 1, 2).status_code == 200
+    html = client.get(f"/d/{director}").text
+    listed = re.findall(r'<li data-unconfirmed="(\d)-(\d)">(.*?)</li>', html, re.S)
+    assert [(s, t) for s, t, _ in listed] == [("1", "1"), ("2", "3")]
+    first, second = (re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", item)).strip() for _, _, item in listed)
+    assert first == "Session 1, table 1: Round 1 not confirmed Scorer’s page"
+    assert second == "Session 2, table 3: Round 1 not confirmed Scorer’s page"
+    assert f'href="/g/{events.table_token(director, 2, 3)}"' in listed[1][2]
+    assert "Round 1 not confirmed" in table_row(html, 1, 1)
+    assert "not confirmed" not in table_row(html, 1, 2)
+    assert "2 rounds are not confirmed yet: the night cannot close until they are." in html
+    # The leaderboard marks the players of both tables provisional (the seating is drawn: a
+    # player may sit at both), and no one else.
+    with app.app_context():
+        seating = events.find_event(director)[0].seating
+    expected = set(seating[0]["tables"][0]["players"]) | set(seating[1]["tables"][2]["players"])
+    names = re.findall(r'<th scope="row"><bdi>([^<]*)</bdi> <span class="provisional"', html)
+    assert sorted(names) == sorted(NAMES[p] for p in expected)
+
+
+def test_a_required_night_refuses_to_close_naming_the_rounds_until_they_are_confirmed(app, client):
+    director = create_night(client, confirmation="required")
+    for session, table, round_doc in ((1, 2, NO_QUEENS), (1, 2, NO_TRICKS), (2, 1, NO_QUEENS)):
+        assert save_round(client, app, director, session, table, round_doc).status_code == 201
+    refused = client.post(f"/d/{director}/close", data={"unfinished": "yes"})
+    assert refused.status_code == 409
+    assert "Rounds are not confirmed: session 1 table 2 rounds 1, 2; session 2 table 1 round 1" in refused.text
+    assert "Every table is read-only." not in client.get(f"/d/{director}").text
+    german = client.post(f"/d/{director}/close", data={"unfinished": "yes"}, headers={"Accept-Language": "de"})
+    assert german.status_code == 409
+    assert "Nicht bestätigte Runden: Durchgang 1 Tisch 2 Runden 1, 2; Durchgang 2 Tisch 1 Runde 1" in german.text
+    for session, table, number in ((1, 2, 1), (1, 2, 2), (2, 1, 1)):
+        assert confirm_round(client, app, director, session, table, number).status_code == 200
+    html = client.get(f"/d/{director}").text
+    assert "Every round is confirmed." in html and 'class="provisional"' not in html
+    assert client.post(f"/d/{director}/close", data={"unfinished": "yes"}).status_code == 303
+    assert "Every table is read-only." in client.get(f"/d/{director}").text
+
+
+@pytest.mark.parametrize("confirmation", ["off", "optional"])
+def test_an_off_or_optional_night_closes_with_rounds_nobody_confirmed(app, client, confirmation):
+    director = create_night(client, confirmation=confirmation)
+    assert save_round(client, app, director, 1, 1).status_code == 201
+    html = client.get(f"/d/{director}").text
+    assert 'id="unconfirmed"' not in html and "not confirmed" not in html
+    assert client.post(f"/d/{director}/close", data={"unfinished": "yes"}).status_code == 303
+
+
+@pytest.mark.parametrize("confirmation", ["off", "optional", "required"])
+def test_the_new_game_form_starts_a_game_with_the_confirmation_chosen(app, client, confirmation):
+    form = {"title": "", "first_declarer": "0", "preset": "tournament", "confirmation": confirmation}
+    form.update({f"players-{seat}": name for seat, name in enumerate(NAMES[:4])})
+    response = client.post("/games/new", data=form)
+    assert response.status_code == 303
+    token = response.headers["Location"].rsplit("/", 1)[1]
+    with app.app_context():
+        assert services.find_by_token(token)[0].confirmation == confirmation
+
+
+def test_the_new_game_form_offers_the_confirmation_among_more_options(client):
+    html = client.get("/games/new").text
+    options = re.search(r'<details class="more-options">(.*?)</details>', html, re.S)
+    assert options and "More options" in options.group(1)
+    for value in ("off", "optional", "required"):
+        assert f'value="{value}"' in options.group(1)
+    refused = client.post(
+        "/games/new",
+        data={"first_declarer": "0", "preset": "tournament", "confirmation": "always"}
+        | {f"players-{seat}": name for seat, name in enumerate(NAMES[:4])},
+    )
+    assert refused.status_code == 422
+    assert '<details class="more-options" open>' in refused.text and 'id="confirmation-error"' in refused.text
+
+
 # -- languages -----------------------------------------------------------------------------
+
+
+def assert_no_english_left(client, lang: str, pages: list[tuple[str, str, dict, int]]) -> None:
+    """Each of ``pages`` (url, method, form data, status expected) answers in ``lang`` with no English left."""
+    from tests.test_translations import english_left, english_patterns, visible  # noqa: PLC0415 (the check itself)
+
+    headers = {"Accept-Language": f"{lang},en;q=0.5"}
+    patterns = english_patterns(lang)
+    for url, method, data, status in pages:
+        response = client.open(url, method=method, data=data, headers=headers)
+        assert response.status_code == status, url
+        html = response.get_data(as_text=True)
+        assert visible(html).lang == lang, url
+        assert english_left(html, lang, patterns) == [], url
 
 
 @pytest.mark.parametrize("lang", ["de", "nl", "fr"])
 def test_the_directors_pages_speak_the_language_without_english_left(app, client, lang):
-    from tests.test_translations import english_left, english_patterns, visible  # noqa: PLC0415 (the check itself)
-
     director = create_night(client, players="\n".join([*NAMES, "Mona"]))  # one sits out each session
     assert save_round(client, app, director).status_code == 201
     client.post(f"/d/{director}/adjustments", data={"player": "2", "points": "-10", "reason": "late"})
     client.post(f"/d/{director}/close", data={"unfinished": "yes"})
     client.get(f"/d/{director}")  # shows (and so drops) the English flashes of the steps above
-    headers = {"Accept-Language": f"{lang},en;q=0.5"}
-    patterns = english_patterns(lang)
     pages = [
         ("/events/new", "GET", {}, 200),
         ("/events/new", "POST", night_form(players="Anne\nanne"), 422),
@@ -415,12 +575,21 @@ def test_the_directors_pages_speak_the_language_without_english_left(app, client
         (f"/d/{director}/cards", "GET", {}, 200),
         (f"/g/{events.table_token(director, 1, 1)}", "GET", {}, 200),
     ]
-    for url, method, data, status in pages:
-        response = client.open(url, method=method, data=data, headers=headers)
-        assert response.status_code == status, url
-        html = response.get_data(as_text=True)
-        assert visible(html).lang == lang, url
-        assert english_left(html, lang, patterns) == [], url
+    assert_no_english_left(client, lang, pages)
+
+
+@pytest.mark.parametrize("lang", ["de", "nl", "fr"])
+def test_a_required_nights_pages_speak_the_language_without_english_left(app, client, lang):
+    director = create_night(client, confirmation="required")
+    assert save_round(client, app, director).status_code == 201
+    client.get(f"/d/{director}")  # shows (and so drops) the English flash of the creation
+    pages = [
+        (f"/d/{director}", "GET", {}, 200),
+        (f"/d/{director}/close", "POST", {"unfinished": "yes"}, 409),
+        (f"/d/{director}/cards", "GET", {}, 200),
+        ("/games/new", "GET", {}, 200),
+    ]
+    assert_no_english_left(client, lang, pages)
 
 
 def test_the_home_page_lists_the_nights_this_device_directs(app, client):

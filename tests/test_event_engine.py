@@ -272,7 +272,8 @@ def test_a_fixed_seating_is_kept():
         ({"tables": 3}, "tables"),  # unknown field
         ({"club": "abc"}, "club"),  # issue 16
         ({"members": [None] * 18}, "members"),
-        ({"confirmation": "required"}, "confirmation"),  # issue 15
+        ({"confirmation": "always"}, "confirmation"),  # issue 15: off, optional or required only
+        ({"confirmation": True}, "confirmation"),
         ({"date": "2026-2-3"}, "date"),
         ({"timezone": "Mars/Olympus"}, "timezone"),
         ({"title": "x" * 81}, "title"),
@@ -289,6 +290,15 @@ def test_a_night_document_is_refused_at_its_problem(fields, path):
     with pytest.raises(ScoringError) as refused:
         parse_event(doc, None, random.Random(0))
     assert refused.value.path == path
+
+
+@pytest.mark.parametrize(
+    ("given", "taken"),
+    [({}, "optional"), ({"confirmation": None}, "optional")]
+    + [({"confirmation": c}, c) for c in ("off", "optional", "required")],
+)
+def test_a_nights_confirmation_is_taken_optional_by_default(given, taken):
+    assert parse_event(document(**given), None, random.Random(0)).confirmation == taken
 
 
 def test_a_night_document_is_an_object():

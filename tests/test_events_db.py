@@ -11,17 +11,20 @@ import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import text, update
+import sqlalchemy
+from sqlalchemy import func, select, text, update
 
 from scorepad import events, services
 from scorepad.extensions import db
-from scorepad.models import StoredEvent, StoredGame, token_digest
+from scorepad.models import StoredEvent, StoredGame, StoredHistory, StoredRound, token_digest
 from scorepad.tokens import derive_token
 
 from .test_api_events import NIGHT, FirstSeat, no_queens, no_tricks, play_the_example, post_round, table
 from .test_tokens_at_rest import every_value
 
 EVENING = datetime(2026, 12, 3, 19, 30, tzinfo=UTC)
+# The same declarer’s third contract (no hearts: 13 hearts among the four, the ace to seat 0).
+NO_HEARTS = {"contract": "no-hearts", "doubles": [], "outcome": {"hearts": [4, 3, 3, 3], "ace": 0}}
 
 
 @pytest.fixture
@@ -254,6 +257,113 @@ def test_closing_twice_and_reopening_twice_is_harmless(night_app, night):
         events.reopen_event(stored)
         events.reopen_event(stored)
         assert db.session.get(StoredEvent, night["id"]).closed is False
+
+
+# -- a night that requires confirmation (issue 15) -------------------------------------------------
+
+
+@pytest.fixture
+def required(night_app, client) -> dict:
+    """The issue's night with ``confirmation: required``."""
+    response = client.post("/api/v1/events", json={**NIGHT, "confirmation": "required"})
+    assert response.status_code == 201
+    return response.json
+
+
+def set_status(night_app, tbl: dict, number: int, status: str) -> None:
+    """Round ``number`` of table ``tbl`` takes ``status``, written in the database."""
+    with night_app.app_context():
+        db.session.execute(
+            update(StoredRound)
+            .where(StoredRound.game_id == tbl["game_id"], StoredRound.number == number)
+            .values(status=status)
+        )
+        db.session.commit()
+
+
+def test_the_unconfirmed_rounds_of_a_night_are_one_query_in_table_order(night_app, client, required):
+    """Rounds 1-3 at session 2 table 4, rounds 1-2 at session 1 table 3, one at session 1
+    table 1; round 2 of s2 T4 confirmed, round 3 disputed, s1 T1's round confirmed: s1 T3
+    rounds 1, 2 and s2 T4 rounds 1, 3 are not confirmed."""
+    for (session, number), rounds in (((2, 4), 3), ((1, 3), 2), ((1, 1), 1)):
+        for round_doc in [no_tricks([3, 4, 2, 4]), no_queens([1, 1, 1, 1]), NO_HEARTS][:rounds]:
+            assert post_round(client, table(required, session, number), round_doc).status_code == 201
+    set_status(night_app, table(required, 2, 4), 2, "confirmed")
+    set_status(night_app, table(required, 2, 4), 3, "disputed")
+    set_status(night_app, table(required, 1, 1), 1, "confirmed")
+    with night_app.app_context():
+        stored = held(night_app, required, required["director_token"])[0]
+        statements: list[str] = []
+        listener = lambda *args: statements.append(args[2])  # noqa: E731 (conn, cursor, statement, ...)
+        sqlalchemy.event.listen(db.engine, "before_cursor_execute", listener)
+        try:
+            found = events.unconfirmed_tables(stored)
+        finally:
+            sqlalchemy.event.remove(db.engine, "before_cursor_execute", listener)
+        assert found == [(1, 3, (1, 2)), (2, 4, (1, 3))]
+        assert len(statements) == 1
+        state = events.event_state(stored, events.EventRole.DIRECTOR)
+        waiting = {(t.session, t.number): t.unconfirmed for s in state.sessions for t in s.tables if t.unconfirmed}
+        assert waiting == {(1, 3): (1, 2), (2, 4): (1, 3)}
+
+
+def test_a_refused_close_changes_nothing(night_app, client, required):
+    assert post_round(client, table(required, 1, 2), no_tricks([3, 4, 2, 4])).status_code == 201
+    with night_app.app_context():
+        stamp = events.event_stamp(required["view_token"])
+        stored = held(night_app, required, required["director_token"])[0]
+        with pytest.raises(events.Unconfirmed) as refused:
+            events.close_event(stored)
+        assert refused.value.message == "rounds are not confirmed: session 1 table 2 round 1"
+        assert refused.value.tables == ((1, 2, (1,)),)
+        assert stored.director_token == required["director_token"]  # still held after the rollback
+        assert db.session.get(StoredEvent, required["id"]).closed is False
+        assert events.event_stamp(required["view_token"]) == stamp  # the board has nothing new to show
+        assert (
+            db.session.scalar(select(func.count()).select_from(StoredHistory).where(StoredHistory.action == "close"))
+            == 0
+        )
+    set_status(night_app, table(required, 1, 2), 1, "confirmed")
+    with night_app.app_context():
+        stored = held(night_app, required, required["director_token"])[0]
+        events.close_event(stored)
+        assert db.session.get(StoredEvent, required["id"]).closed is True
+
+
+def test_a_close_waiting_behind_a_confirm_counts_it(night_app, client, required):
+    """The table's last unconfirmed round is being confirmed (its transaction holds the game and
+    reads the night FOR SHARE) when the director closes: the close waits for it (PostgreSQL: on
+    the night's row; SQLite: the write lock), then finds every round confirmed and closes."""
+    tbl = table(required, 1, 1)
+    assert post_round(client, tbl, no_tricks([3, 4, 2, 4])).status_code == 201
+    outcome: dict[str, object] = {}
+
+    def close() -> None:
+        with night_app.app_context():
+            stored = held(night_app, required, required["director_token"])[0]
+            try:
+                events.close_event(stored)
+                outcome["closed"] = True
+            except services.Conflict as exc:
+                outcome["refused"] = exc.message
+
+    with night_app.app_context():
+        game = services.find_by_token(tbl["edit_token"])[0]
+        services._lock_game(game)  # the confirm's transaction, before its commit
+        game.rounds[0].status = "confirmed"
+        db.session.flush()
+        closer = threading.Thread(target=close)
+        closer.start()
+        if db.engine.dialect.name == "postgresql":
+            waiting = text(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
+            )
+            with db.engine.connect() as watcher:
+                while not watcher.execute(waiting).scalar():  # until the close waits on the night's lock
+                    watcher.rollback()
+        db.session.commit()
+        closer.join()
+    assert outcome == {"closed": True}
 
 
 # -- the organiser's swap --------------------------------------------------------------------------

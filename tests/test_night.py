@@ -379,3 +379,63 @@ def test_a_304_costs_one_stamp_lookup_and_loads_no_night(app, client, monkeypatc
     assert response.status_code == 304
     assert lookups == [night.view_token]
     assert [s for s in statements if "games" in s or "rounds" in s or "events" in s] == []
+
+
+# -- a night that requires confirmation (issue 15) ----------------------------------------------
+
+
+def confirm(app, night, session, number, round_number):
+    """The table's other player confirms a round, as the confirm page does (its confirm token)."""
+    with app.app_context():
+        game, _ = services.find_by_token(night.tables[session, number][0])
+        services.confirm_round(game, round_number)
+        db.session.remove()
+
+
+def provisional_names(html: str) -> list[str]:
+    """The names the leaderboard marks provisional, in its order."""
+    found = re.findall(r'<span class="name-text">((?:(?!</span>).)*)</span> <span class="provisional"', html, re.S)
+    return [text(name) for name in found]
+
+
+@pytest.mark.parametrize("layout", ["", "/screen", "/results"])
+def test_a_required_nights_board_screen_and_results_mark_the_provisional_players(app, client, layout):
+    """The night of the module docstring, confirmation required; S1 T2's round is confirmed.
+    S1 T1 (Anne Beth Cath Dora) and S2 T1 (Ivan Anne Emma Beth) are not: their six players are
+    provisional, in leaderboard order Emma, Beth, Cath, Anne, Dora, Ivan; Fay, Gina and Hugo
+    (S1 T2 only) are not."""
+    night = create(app, confirmation="required")
+    save(app, night, 1, 1, queens(2, 1, 1, 0))
+    save(app, night, 1, 2, queens(0, 0, 1, 3))
+    save(app, night, 2, 1, tricks(5, 3, 3, 2))
+    adjust(app, night, 3, -10, "late")
+    confirm(app, night, 1, 2, 1)
+    html = client.get(f"/n/{night.view_token}{layout}").get_data(as_text=True)
+    assert provisional_names(html) == ["Emma", "Beth", "Cath", "Anne", "Dora", "Ivan"]
+    assert "* provisional: a round is not confirmed yet" in text(html)
+    # The ranks and totals are those of the module docstring: provisional results count as they stand.
+    assert [row[:2] for row in leaderboard_rows(html)][:3] == [("1", "Fay"), ("2", "Emma *"), ("3", "Beth *")]
+
+
+def test_the_board_drops_the_mark_once_the_last_round_is_confirmed(app, client):
+    night = create(app, confirmation="required")
+    save(app, night, 1, 1, queens(2, 1, 1, 0))
+    url = f"/n/{night.view_token}/live?layout=board&lang=en"
+    first = client.get(url)
+    assert provisional_names(first.get_data(as_text=True)) == ["Dora", "Beth", "Cath", "Anne"]
+    assert client.get(url, headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    confirm(app, night, 1, 1, 1)
+    after = client.get(url, headers={"If-None-Match": first.headers["ETag"]})
+    assert after.status_code == 200  # the confirm moved the table's stamp
+    assert provisional_names(after.get_data(as_text=True)) == []
+    assert "provisional" not in text(after.get_data(as_text=True))
+
+
+@pytest.mark.parametrize("confirmation", ["off", "optional"])
+def test_an_off_or_optional_night_marks_nothing_provisional(app, client, confirmation):
+    night = create(app, confirmation=confirmation)
+    save(app, night, 1, 1, queens(2, 1, 1, 0))
+    for layout in ("", "/screen", "/results"):
+        html = client.get(f"/n/{night.view_token}{layout}").get_data(as_text=True)
+        assert provisional_names(html) == []
+        assert "a round is not confirmed" not in html

@@ -69,13 +69,16 @@ def places_text(places: float) -> str:
 
 def table_part(table: TableState, now: datetime, zone: ZoneInfo | None) -> dict[str, Any]:
     """One table as the director's pages show it: its state (``table``), the names by seat, who
-    declares first, whether it has started and when it last saved (:func:`save_time`)."""
+    declares first, whether it has started, when it last saved (:func:`save_time`) and its
+    rounds not confirmed (``unconfirmed``, as text: "3, 4"; empty unless the night requires
+    confirmation)."""
     return {
         "table": table,
         "seats": list(zip(SEAT_NUMBERS, table.names, strict=True)),
         "first": table.names[table.first_declarer],
         "started": table.rounds_played > 0,
         "saved": save_time(table.last_save, now, zone),
+        "unconfirmed": ", ".join(str(number) for number in table.unconfirmed),
     }
 
 
@@ -101,11 +104,15 @@ def leaderboard_rows(state: EventState) -> list[dict[str, Any]]:
 def event_page(state: EventState, now: datetime) -> dict[str, Any]:
     """The template variables of the director's pages: ``state``, ``title``, ``names`` (the
     night's players), ``sessions`` (:func:`session_part`), ``leaderboard``
-    (:func:`leaderboard_rows`), ``adjustments`` (each with the player's name) and ``stale`` (how
-    many tables stand out)."""
+    (:func:`leaderboard_rows`), ``adjustments`` (each with the player's name), ``stale`` (how
+    many tables stand out), ``confirmation`` (the night's: off, optional or required),
+    ``unconfirmed`` (the :func:`table_part` of each table with a round not confirmed, when
+    required), ``unconfirmed_rounds`` (how many such rounds) and ``provisional`` (a
+    leaderboard entry is)."""
     names = tuple(state.spec.players)
     zone = zone_of(state)
     sessions = [session_part(session, names, now, zone) for session in state.sessions]
+    waiting = [part for session in sessions for part in session["tables"] if part["table"].unconfirmed]
     return {
         "state": state,
         "title": state.spec.title,
@@ -113,6 +120,10 @@ def event_page(state: EventState, now: datetime) -> dict[str, Any]:
         "sessions": sessions,
         "tables": sum(len(s["tables"]) for s in sessions),
         "stale": sum(s["stale"] for s in sessions),
+        "confirmation": state.spec.confirmation,
+        "unconfirmed": waiting,
+        "unconfirmed_rounds": sum(len(part["table"].unconfirmed) for part in waiting),
+        "provisional": any(entry.provisional for entry in state.leaderboard),
         "leaderboard": leaderboard_rows(state),
         "adjustments": [
             {"adjustment": a, "name": names[a.player] if 0 <= a.player < len(names) else str(a.player)}

@@ -21,6 +21,7 @@ from .errors import N_, ScoringError
 from .presets import Preset, resolve_preset
 from .seating import TABLE_SIZE, Seating, draw_seating, parse_seating
 from .text import refuse_lone_surrogates
+from .trust import DEFAULT_CONFIRMATION, parse_confirmation
 
 EVENT_FORMAT = "barbu-scorepad/event@1"
 #: How a night ranks its players (club-format.md "Leaderboard").
@@ -43,9 +44,9 @@ EVENT_FIELDS = frozenset(
         "confirmation",
     }
 )
-#: Fields of the spec that later issues bring (clubs: issue 16; confirmation: issue 15):
-#: accepted only as null or absent for now.
-NOT_YET = ("club", "members", "confirmation")
+#: Fields of the spec that a later issue brings (clubs: issue 16): accepted only as null or
+#: absent for now.
+NOT_YET = ("club", "members")
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,8 @@ class EventSpec:
     ``timezone`` as given (None when absent: the caller picks the default, as for a game),
     the ``preset`` every table plays, ``sessions`` (1-6: games per player), ``ranking``
     (one of :data:`RANKINGS`), the ``players``' names (4-200, distinct) and the
-    ``seating`` (the organiser's, or drawn)."""
+    ``seating`` (the organiser's, or drawn) and the ``confirmation`` every table takes
+    (``off``, ``optional`` or ``required``: club-format.md "Trust")."""
 
     title: str | None
     date: date | None
@@ -64,6 +66,7 @@ class EventSpec:
     ranking: str
     players: tuple[str, ...]
     seating: Seating
+    confirmation: str = DEFAULT_CONFIRMATION
 
 
 def parse_event(obj: Any, saved: Mapping[str, Preset] | None, rng: random.Random) -> EventSpec:
@@ -76,10 +79,11 @@ def parse_event(obj: Any, saved: Mapping[str, Preset] | None, rng: random.Random
     (as a game's), ``players`` (4 to 200 names by a game's name rules, distinct after
     case-folding), ``sessions`` (an integer 1 to 6, required), ``ranking`` (``points``, the
     default, or ``places``), ``preset`` (an id or a whole preset object, required),
-    ``seating`` (optional); ``club``, ``members`` and ``confirmation`` only null or absent
-    until their issues. Raises :class:`ScoringError` at the path of the first problem
+    ``seating`` (optional), ``confirmation`` (``off``, ``optional``, the default, or
+    ``required``: :func:`~.trust.parse_confirmation`); ``club`` and ``members`` only null or
+    absent until their issue. Raises :class:`ScoringError` at the path of the first problem
     (``players``, ``players[5]``, ``sessions``, ``ranking``, ``preset``, ``seating[1][0]``,
-    ``format``, an unknown field's name)."""
+    ``confirmation``, ``format``, an unknown field's name)."""
     if not isinstance(obj, dict):
         raise ScoringError("", N_("a club night document must be a JSON object"))
     refuse_lone_surrogates(obj)
@@ -111,11 +115,12 @@ def parse_event(obj: Any, saved: Mapping[str, Preset] | None, rng: random.Random
     for key in NOT_YET:
         if obj.get(key) is not None:
             raise ScoringError(key, N_("“%(field)s” is not available yet: leave it out"), field=key)
+    confirmation = parse_confirmation(obj.get("confirmation"))
     if obj.get("seating") is None:
         seating = draw_seating(len(players), sessions, rng)
     else:
         seating = parse_seating(obj["seating"], len(players), sessions, rng)
-    return EventSpec(title, played_on, timezone, preset, sessions, ranking, players, seating)
+    return EventSpec(title, played_on, timezone, preset, sessions, ranking, players, seating, confirmation)
 
 
 # --- The leaderboard ---------------------------------------------------------------------

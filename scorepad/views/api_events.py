@@ -108,9 +108,14 @@ def add_adjustment(event_id: int):
 @bp.post("/events/<int:event_id>/close")
 def close(event_id: int):
     """Close the night (director): every table read-only, round writes and adjustments answer
-    409 ``the night is closed``; idempotent → 200 with the night (``"closed": true``)."""
+    409 ``the night is closed``; idempotent → 200 with the night (``"closed": true``). With
+    ``confirmation: required``, 409 ``rounds are not confirmed: …`` naming the tables and rounds
+    while any is not confirmed (nothing closed)."""
     stored, role = api_event(event_id, write=True)
-    events.close_event(stored)
+    try:
+        events.close_event(stored)
+    except Conflict as exc:
+        return error_response(409, exc.message)
     return answer(stored, role)
 
 

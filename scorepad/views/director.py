@@ -13,8 +13,9 @@ import random
 from typing import Any
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
+from flask_babel import get_translations, ngettext
 from flask_babel import gettext as _
-from flask_babel import ngettext
+from werkzeug.routing import BuildError
 
 from .. import events, services
 from ..event_forms import AdjustmentForm, NewEventForm, SwapForm
@@ -157,6 +158,9 @@ def _button(token: str, action: Any, done: str):
         abort(400)
     try:
         action(stored)
+    except events.Unconfirmed as exc:  # the tables and rounds, named in the page's language
+        message = events.unconfirmed_message(exc.tables, get_translations())
+        return refused(stored, token, 409, message=message[:1].upper() + message[1:])
     except services.Conflict as exc:
         return refused(stored, token, 409, message=engine_text(exc.template, **exc.params))
     flash(done)
@@ -172,7 +176,9 @@ def unfinished_tables(state: events.EventState) -> int:
 def close(token: str):
     """Close the night: every table read-only (409 on writes) until it is reopened. While a
     table has not finished, the form must say so (its ``unfinished`` box ticked, which the
-    console shows only then): else 422 with the count, nothing closed."""
+    console shows only then): else 422 with the count, nothing closed. A night that requires
+    confirmation does not close while a round is not confirmed: 409 naming the tables and
+    rounds (:class:`scorepad.events.Unconfirmed`)."""
     stored = director_event(token)
     if request.form.get("unfinished") != "yes":
         left = unfinished_tables(events.event_state(stored, EventRole.DIRECTOR))
@@ -224,10 +230,20 @@ def seating(token: str):
     return render_template("events/seating.html", token=token, form=form, **context), status
 
 
+def confirm_url(token: str) -> str:
+    """The absolute URL of the confirm page of a table's confirm token (``/c/<token>``, the
+    witness's page: club-format.md "Trust")."""
+    try:
+        return url_for("confirm.show", token=token, _external=True)
+    except BuildError:  # the confirm pages' blueprint is not registered in this build
+        return f"{request.url_root}c/{token}"
+
+
 @bp.get("/d/<token>/cards")
 def cards(token: str):
     """The printable table cards: A4 pages of six cards, a card per table with its players in
-    seat order, who declares first and the QR code of its scorer page; every session's, or one
+    seat order, who declares first, the QR code of its scorer page and, unless the night's
+    confirmation is off, of its confirm page (the other player checks there); every session's, or one
     session's with ``?session=<n>`` (a later session printed when its players arrive; 404 for
     a session the night does not have)."""
     stored = director_event(token)
@@ -241,9 +257,14 @@ def cards(token: str):
     else:
         context["printed"] = context["sessions"]
     qr = {}
+    checks = context["confirmation"] != "off"
     for session in context["printed"]:
         for part in session["tables"]:
             table = part["table"]
             url = url_for("games.scorer", token=table.edit_token, _external=True)
-            qr[(table.session, table.number)] = {"svg": inline_qr(url), "url": url.split("://", 1)[-1]}
+            qr[(table.session, table.number)] = {
+                "svg": inline_qr(url),
+                "url": url.split("://", 1)[-1],
+                "confirm": inline_qr(confirm_url(table.confirm_token)) if checks and table.confirm_token else None,
+            }
     return render_template("events/cards.html", token=token, qr=qr, only=only, **context)

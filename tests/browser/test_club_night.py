@@ -67,14 +67,15 @@ def table_names(page: Page, session: int, table: int) -> list[str]:
 
 
 def print_cards(page: Page, shot, screenshot_dir) -> None:
-    """The table cards: one per table of both sessions (3 + 3), each with four players and a QR
-    code; the print media on the phone, then the page printed on A4 (PDF, as PNG to look at)."""
+    """The table cards: one per table of both sessions (3 + 3), each with four players and two QR
+    codes (the scorer's page and, the night's confirmation being optional, the confirm page:
+    issue 15); the print media on the phone, then the page printed on A4 (PDF, as PNG to look at)."""
     page.get_by_role("link", name="Table cards").tap()
     cards = page.locator("article.table-card")
     expect(cards).to_have_count(6)
     for card in cards.all():
         expect(card.locator(".seat-list li")).to_have_count(4)
-        expect(card.locator(".card-qr svg")).to_have_count(1)
+        expect(card.locator(".card-qr svg")).to_have_count(2)
     # Printed, the page is laid out at the paper's width, whatever the phone's: A4 at 96 dpi.
     page.set_viewport_size({"width": 794, "height": 1123})
     page.emulate_media(media="print")

@@ -8,6 +8,7 @@ import re
 from playwright.sync_api import expect
 
 from scorepad import events, services
+from scorepad.tokens import derive_token
 from tests.browser.test_game_date import EVENING_IN_NEW_YORK, new_york_phone  # noqa: F401 (a fixture)
 
 NAMES = ["Anne", "Beth", "Cath", "Diana", "Emma", "Fay", "Gwen", "Hope", "Iris", "June", "Kate", "Lena"]
@@ -78,7 +79,7 @@ def test_an_organiser_runs_a_twelve_player_night_from_a_phone(app, live_server, 
 
     page.goto(director + "/cards")
     expect(page.locator(".table-card")).to_have_count(6)
-    expect(page.locator(".table-card svg")).to_have_count(6)
+    expect(page.locator(".table-card svg")).to_have_count(12)  # the scorer's code and the confirm page's (issue 15)
     expect(page.get_by_role("button", name="Print")).to_be_visible()
     page.screenshot(path=str(screenshot_dir / "director-cards.png"), full_page=True)
     page.emulate_media(media="print")
@@ -129,3 +130,112 @@ def test_a_night_opens_dated_by_the_phones_calendar(app, live_server, new_york_p
     with app.app_context():
         stored, _role = events.find_event(page.url.rsplit("/", 1)[1])
         assert (stored.date.isoformat(), stored.timezone) == ("2026-12-03", "America/New_York")
+
+
+NO_TRICKS = {"contract": "no-tricks", "doubles": [], "outcome": {"tricks": [3, 4, 2, 4]}}
+
+
+def test_a_required_night_shows_the_director_which_rounds_wait_and_prints_two_codes_a_card(
+    app, live_server, phone, screenshot_dir
+):
+    """A 12-player night made with confirmation required; session 1's table 1 saves two rounds
+    (the second confirmed by its other player), table 3 one. The console lists table 1's round 1
+    and table 3's round 1 with their scorer's links; closing is refused naming them; once they are
+    confirmed the night closes. The cards carry the confirm page's code too. Screenshots
+    tests/screenshots/director-unconfirmed*.png, director-cards-confirm*.png, new-game-options.png."""
+    page = phone
+    problems: list[str] = []
+    refused_close = "Failed to load resource: the server responded with a status of 409"  # on purpose below
+    page.on(
+        "console",
+        lambda msg: (
+            problems.append(msg.text) if msg.type == "error" and not msg.text.startswith(refused_close) else None
+        ),
+    )
+    page.on("pageerror", lambda exc: problems.append(str(exc)))
+    page.goto(live_server + "/events/new")
+    page.get_by_label("Title").fill("Thursday club night")
+    # Two long names: printed, they stay on their lines and both codes stay whole on every card.
+    page.get_by_label("Players present").fill(
+        "\n".join([*NAMES[:10], "Anne-Sophie van den Broek", "Dietrich-Wilhelm Ostermann"])
+    )
+    page.get_by_role("radio", name=re.compile("^Required")).check()
+    page.screenshot(path=str(screenshot_dir / "director-new-confirmation.png"), full_page=True)
+    page.get_by_role("button", name="Create the night").tap()
+    expect(page).to_have_url(re.compile(r"/d/[A-Za-z0-9_-]+$"))
+    director = page.url
+    expect(page.locator("#unconfirmed")).to_contain_text("Every round is confirmed.")
+
+    director_token = director.rsplit("/", 1)[1]
+
+    def post(session: int, table: int, path: str, body: dict | None, confirm: bool = False):
+        token = events.table_token(director_token, session, table)
+        with app.app_context():
+            game_id = services.find_by_token(token)[0].id
+        bearer = derive_token(token, "confirm") if confirm else token
+        answer = page.request.post(
+            f"{live_server}/api/v1/games/{game_id}/rounds{path}",
+            data=body,
+            headers={"Authorization": f"Bearer {bearer}"},
+        )
+        assert answer.ok, answer.text()
+
+    post(1, 1, "", NO_QUEENS)
+    post(1, 1, "", NO_TRICKS)
+    post(1, 3, "", NO_QUEENS)
+    post(1, 1, "/2/confirm", None, confirm=True)
+    page.reload()
+    waiting = page.locator("#unconfirmed li")
+    expect(waiting).to_have_count(2)
+    expect(waiting.nth(0)).to_contain_text("Session 1, table 1: Round 1 not confirmed")
+    expect(waiting.nth(1)).to_contain_text("Session 1, table 3: Round 1 not confirmed")
+    expect(page.locator('[data-table="1-1"] .table-unconfirmed')).to_have_text("Round 1 not confirmed")
+    expect(page.locator(".close-refused")).to_contain_text("2 rounds are not confirmed yet")
+    page.screenshot(path=str(screenshot_dir / "director-unconfirmed.png"), full_page=True)
+    page.screenshot(path=str(screenshot_dir / "director-unconfirmed-top.png"))
+
+    page.get_by_role("checkbox", name=re.compile("tables? ha(s|ve) not finished")).check()
+    page.get_by_role("button", name="Close the night").tap()
+    expect(page.locator(".flash-error")).to_have_text(
+        "Rounds are not confirmed: session 1 table 1 round 1; session 1 table 3 round 1"
+    )
+    expect(page.get_by_role("button", name="Close the night")).to_be_visible()
+    page.screenshot(path=str(screenshot_dir / "director-unconfirmed-refused.png"))
+    # The director follows a table's link to its scorer's page.
+    waiting.nth(1).get_by_role("link", name="Scorer’s page").tap()
+    expect(page.locator(".night-table")).to_have_text("Table 3 · session 1")
+
+    post(1, 1, "/1/confirm", None, confirm=True)
+    post(1, 3, "/1/confirm", None, confirm=True)
+    page.goto(director)
+    expect(page.locator("#unconfirmed")).to_contain_text("Every round is confirmed.")
+    page.get_by_role("checkbox", name=re.compile("tables? ha(s|ve) not finished")).check()
+    page.get_by_role("button", name="Close the night").tap()
+    expect(page.locator(".night-closed")).to_contain_text("Closed")
+
+    page.goto(director + "/cards")
+    expect(page.locator(".table-card")).to_have_count(6)
+    expect(page.locator(".table-card svg")).to_have_count(12)
+    expect(page.locator(".card-qr-confirm figcaption").first).to_have_text("The other player checks here")
+    page.screenshot(path=str(screenshot_dir / "director-cards-confirm.png"), full_page=True)
+    page.emulate_media(media="print")
+    page.set_viewport_size({"width": 794, "height": 1123})  # A4 at 96 dpi
+    page.screenshot(path=str(screenshot_dir / "director-cards-confirm-print.png"), full_page=True)
+    # Printed: the six cards, two codes each, still fill one A4 page, every code whole on its card.
+    pdf = page.pdf(format="A4", prefer_css_page_size=True)
+    assert len(re.findall(rb"/Type\s*/Page\b", pdf)) == 1
+    for card in page.locator(".table-card").all():
+        box = card.bounding_box()
+        for code in card.locator("svg").all():
+            inner = code.bounding_box()
+            assert box["y"] <= inner["y"] and inner["y"] + inner["height"] <= box["y"] + box["height"]
+            assert box["x"] <= inner["x"] and inner["x"] + inner["width"] <= box["x"] + box["width"]
+    page.emulate_media(media="screen")
+    page.set_viewport_size({"width": 390, "height": 844})
+
+    # A game of its own: the confirmation among the new-game form's more options.
+    page.goto(live_server + "/games/new")
+    page.get_by_text("More options").tap()
+    expect(page.get_by_role("radio", name=re.compile("^Optional"))).to_be_checked()
+    page.screenshot(path=str(screenshot_dir / "new-game-options.png"), full_page=True)
+    assert problems == []
