@@ -245,9 +245,9 @@ def test_a_closed_night_refuses_confirm_and_dispute_and_records_close_and_reopen
     assert night.status_code == 201, night.json
     table = night.json["sessions"][0]["tables"][0]
     game = {"id": table["game_id"], "edit_token": table["edit_token"], "confirm_token": table["confirm_token"]}
-    # The night draws who declares first: a round that fits any declarer (nobody doubles No
-    # Queens, so the deal is not played).
-    assert post_round(client, game, {"contract": "no-queens", "doubles": []}).status_code == 201
+    # The night draws who declares first: a round that fits any declarer (nobody doubles).
+    undoubled = {"contract": "no-queens", "doubles": [], "outcome": {"queens": [1, 0, 1, 2]}}
+    assert post_round(client, game, undoubled).status_code == 201
     director = auth(night.json["director_token"])
     assert client.post(f"{API}/events/{night.json['id']}/close", headers=director).status_code == 200
     assert_refused(confirm(client, game, 1), 409)
