@@ -84,14 +84,16 @@ def create_game():
 def game_created(stored: StoredGame, game: Game) -> Response:
     """201 for a game just stored (a new one, an import or a rematch): its id, its three
     tokens (shown this once; the confirm token is the witness's, club-format.md "Trust"), its
-    ``links`` and its ``game`` export."""
+    ``links`` (with ``confirm``: the witness's page, which carries the confirm token) and its
+    ``game`` export."""
+    confirm_token = services.confirm_token_of(stored, stored.edit_token or "")
     return created(
         {
             "id": stored.id,
             "edit_token": stored.edit_token,
             "view_token": stored.view_token,
-            "confirm_token": services.confirm_token_of(stored, stored.edit_token or ""),
-            "links": game_links(stored),
+            "confirm_token": confirm_token,
+            "links": {**game_links(stored), "confirm": url_for("confirm.show", token=confirm_token, _external=True)},
             "game": export_game(game),
         }
     )

@@ -15,7 +15,6 @@ from typing import Any
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import get_translations, ngettext
 from flask_babel import gettext as _
-from werkzeug.routing import BuildError
 
 from .. import events, services
 from ..event_forms import AdjustmentForm, NewEventForm, SwapForm
@@ -233,10 +232,7 @@ def seating(token: str):
 def confirm_url(token: str) -> str:
     """The absolute URL of the confirm page of a table's confirm token (``/c/<token>``, the
     witness's page: club-format.md "Trust")."""
-    try:
-        return url_for("confirm.show", token=token, _external=True)
-    except BuildError:  # the confirm pages' blueprint is not registered in this build
-        return f"{request.url_root}c/{token}"
+    return url_for("confirm.show", token=token, _external=True)
 
 
 @bp.get("/d/<token>/cards")
