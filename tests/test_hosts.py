@@ -159,10 +159,12 @@ def test_with_public_url_every_api_link_and_location_use_it(public_app):
     assert response.status_code == 201
     game = response.json
     edit, view, game_id = game["edit_token"], game["view_token"], game["id"]
+    confirm = game["confirm_token"]
     base = "https://scores.club.example"
     assert response.headers["Location"] == f"{base}/api/v1/games/{game_id}"
     assert game["links"] == {
         "scorer": f"{base}/g/{edit}",
+        "confirm": f"{base}/c/{confirm}",
         "api": f"{base}/api/v1/games/{game_id}",
         "board": f"{base}/b/{view}",
         "sheet": f"{base}/s/{view}",
