@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import Blueprint, Response, abort, jsonify, request, send_from_directory, url_for
 
@@ -20,6 +21,7 @@ from ..web.limits import GAME_STARTS, limit
 from ..web.loaders import api_game, api_game_role, api_witness
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+T = TypeVar("T")
 csrf.exempt(bp)  # bearer tokens, not cookies, authorise the API
 
 
@@ -170,11 +172,22 @@ def check_round(game_id: int, number: int, dispute: bool) -> Response:
     doc = check_body()
     if not dispute and doc.get("note") is not None:
         return error_response(422, "a confirmation has no note; dispute the round to say what is wrong", path="note")
+    if dispute:
+        done = round_change(number, lambda: services.dispute_round(stored, number, doc.get("note"), if_match()))
+    else:
+        done = round_change(number, lambda: services.confirm_round(stored, number, if_match()))
+    if isinstance(done, Response):
+        return done
+    row = done[0]
+    return with_etag(jsonify(round_export(stored, number, row.saved_status)), row)
+
+
+def round_change(number: int, change: Callable[[], tuple[StoredRound, T]]) -> tuple[StoredRound, T] | Response:
+    """What ``change`` (an edit, a confirm or a dispute of round ``number``) returns, or the
+    answer of its refusal: 404 for no such round, 422 (naming the field), 412 for a round
+    changed since ``If-Match``, 409 for a conflict."""
     try:
-        if dispute:
-            row, _changed = services.dispute_round(stored, number, doc.get("note"), if_match())
-        else:
-            row, _changed = services.confirm_round(stored, number, if_match())
+        return change()
     except LookupError:
         return error_response(404, f"there is no round {number}")
     except ScoringError as exc:
@@ -183,7 +196,6 @@ def check_round(game_id: int, number: int, dispute: bool) -> Response:
         return error_response(412, exc.message)
     except services.Conflict as exc:
         return error_response(409, exc.message)
-    return with_etag(jsonify(round_export(stored, number, row.saved_status)), row)
 
 
 @bp.post("/games/<int:game_id>/rounds")
@@ -252,16 +264,10 @@ def replace_round(game_id: int, number: int):
         return error_response(422, f"the body's number does not match round {number} of the URL", path="number")
     if isinstance(doc, dict):
         doc.pop("number", None)
-    try:
-        row, game = services.replace_round(stored, number, doc, if_match())
-    except LookupError:
-        return error_response(404, f"there is no round {number}")
-    except ScoringError as exc:
-        return error_response(422, exc.message, path=exc.path)
-    except services.RoundChanged as exc:
-        return error_response(412, exc.message)
-    except services.Conflict as exc:
-        return error_response(409, exc.message)
+    done = round_change(number, lambda: services.replace_round(stored, number, doc, if_match()))
+    if isinstance(done, Response):
+        return done
+    row, game = done
     return with_etag(jsonify(round_export(game, number, row.saved_status)), row)
 
 
