@@ -1,0 +1,54 @@
+"""Adversarial checks of confirmation and history (issue 15, club-format.md "Trust"): saves
+that change nothing, as the scorer's form and the API send them.
+
+A round's ``doubles`` are a set of ``[doubler, doubled]`` pairs (game-format.md "Round": each
+pair at most once; their order means nothing), so a save that only lists them in another order
+changes nothing: the round keeps its status and the history gets no entry.
+"""
+
+from tests.test_api import API, NEW_GAME, WORKED_NO_QUEENS, auth
+from tests.test_rounds import form_of, opened
+
+
+def started(client) -> dict:
+    """A game whose round 1 (WORKED_NO_QUEENS, doubles not in grid order) the witness confirmed."""
+    game = client.post(f"{API}/games", json=NEW_GAME).json
+    assert (
+        client.post(
+            f"{API}/games/{game['id']}/rounds", json=WORKED_NO_QUEENS, headers=auth(game["edit_token"])
+        ).status_code
+        == 201
+    )
+    assert (
+        client.post(f"{API}/games/{game['id']}/rounds/1/confirm", headers=auth(game["confirm_token"])).status_code
+        == 200
+    )
+    return game
+
+
+def trail(client, game: dict) -> tuple[list[str], list[tuple[str, str]]]:
+    """Each round's status and the history's (action, by), read with the view token."""
+    doc = client.get(f"{API}/games/{game['id']}", headers=auth(game["view_token"])).json
+    return [r["status"] for r in doc["rounds"]], [(e["action"], e["by"]) for e in doc["history"]]
+
+
+# By hand: recorded (scorer), confirmed (witness); nothing after, so round 1 stays confirmed.
+UNCHANGED = (["confirmed"], [("record", "scorer"), ("confirm", "witness")])
+
+
+def test_saving_the_edit_form_unchanged_keeps_a_confirmed_round_confirmed(client):
+    game = started(client)
+    edit = game["edit_token"]
+    # The form posts the ticked doubles in grid order: [0,2], [1,0], [1,2], [1,3], [2,0].
+    data = {**form_of(WORKED_NO_QUEENS), "based_on": opened(client, edit, 1)}
+    assert client.post(f"/g/{edit}/rounds/1/edit", data=data).status_code == 303
+    assert trail(client, game) == UNCHANGED
+
+
+def test_a_put_listing_the_same_doubles_in_another_order_changes_nothing(client):
+    game = started(client)
+    same = {**WORKED_NO_QUEENS, "doubles": [[0, 2], [2, 0], [1, 3], [1, 2], [1, 0]]}
+    response = client.put(f"{API}/games/{game['id']}/rounds/1", json=same, headers=auth(game["edit_token"]))
+    assert response.status_code == 200
+    assert response.json["status"] == "confirmed"
+    assert trail(client, game) == UNCHANGED
