@@ -474,7 +474,7 @@ def _replace_round(
             raise round_changed(number)
     rnd = parse_replacement(game, index, round_doc)
     before, after = row.document(), round_to_dict(rnd)
-    if after == before:  # nothing changes: no status, no history, nothing written (club-format.md "Trust")
+    if same_round(after, before):  # nothing changes: no status, no history, nothing written (club-format.md "Trust")
         row.saved_digest, row.saved_status = round_digest(row), row.status
         db.session.rollback()  # end the transaction: release the lock
         return row, game
@@ -488,6 +488,21 @@ def _replace_round(
     stored.undone = None  # so does an edit
     _commit_round(stored, row)
     return row, new_game
+
+
+def same_round(one: dict[str, Any], other: dict[str, Any]) -> bool:
+    """True when two round objects (game-format.md "Round") record the same round: equal but
+    for the order of their ``doubles`` pairs and of ``outcome.most`` (sets: their order means
+    nothing). The scorer's form lists doubles in grid order, whatever order the API stored them
+    in, so saving it unchanged must not count as an edit (club-format.md "Trust")."""
+
+    def canonical(rnd: dict[str, Any]) -> dict[str, Any]:
+        out = {**rnd, "doubles": sorted(map(list, rnd.get("doubles") or []))}
+        if isinstance(rnd.get("outcome"), dict) and isinstance(rnd["outcome"].get("most"), list):
+            out["outcome"] = {**rnd["outcome"], "most": sorted(rnd["outcome"]["most"])}
+        return out
+
+    return canonical(one) == canonical(other)
 
 
 def undo_round(stored: StoredGame, number: int | None = None) -> None:
