@@ -6,6 +6,12 @@ pair at most once; their order means nothing), so a save that only lists them in
 changes nothing: the round keeps its status and the history gets no entry.
 """
 
+from sqlalchemy import event
+from sqlalchemy.orm import Session
+
+from scorepad import services
+from scorepad.extensions import db
+from scorepad.models import StoredGame
 from tests.test_api import API, NEW_GAME, WORKED_NO_QUEENS, auth
 from tests.test_rounds import form_of, opened
 
@@ -52,3 +58,41 @@ def test_a_put_listing_the_same_doubles_in_another_order_changes_nothing(client)
     assert response.status_code == 200
     assert response.json["status"] == "confirmed"
     assert trail(client, game) == UNCHANGED
+
+
+def test_a_confirm_whose_round_another_phone_undoes_right_after_its_commit_still_answers(app, client):
+    """The witness's confirm commits; before its answer is written, the scorer's phone undoes the
+    round (a real undo, in its own app context and database session, run the moment the
+    confirm's transaction commits). The confirm was stored, so it answers 200 with the round as
+    confirmed, not a 500 from reading back a round that is gone. The history then says both, in
+    order: recorded, confirmed (witness), undone (scorer)."""
+    game = client.post(f"{API}/games", json=NEW_GAME).json
+    edit = auth(game["edit_token"])
+    assert client.post(f"{API}/games/{game['id']}/rounds", json=WORKED_NO_QUEENS, headers=edit).status_code == 201
+
+    undone = []
+
+    def undo_once(session):
+        if undone:
+            return
+        undone.append(True)
+        with app.app_context():
+            services.undo_round(db.session.get(StoredGame, game["id"]), 1)
+            db.session.remove()
+
+    event.listen(Session, "after_commit", undo_once)
+    try:
+        response = client.post(f"{API}/games/{game['id']}/rounds/1/confirm", headers=auth(game["confirm_token"]))
+    finally:
+        event.remove(Session, "after_commit", undo_once)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    # The round as confirmed: WORKED_NO_QUEENS, number 1; its settlement from test_api's worked example.
+    assert response.json["status"] == "confirmed"
+    assert response.json["number"] == 1 and response.json["outcome"] == {"queens": [1, 0, 1, 2]}
+    assert response.json["result"]["doubles"] == [-6, 24, -6, -12]
+    history = client.get(f"{API}/games/{game['id']}/history", headers=edit).json
+    assert [(e["action"], e["by"], e["round"]) for e in history] == [
+        ("record", "scorer", 1),
+        ("confirm", "witness", 1),
+        ("undo", "scorer", 1),
+    ]
