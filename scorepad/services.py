@@ -644,7 +644,9 @@ def confirm_round(
     """The witness confirms round ``number`` (1-based): its status becomes ``confirmed`` and
     the history gets a ``confirm`` entry (by the witness, the round as confirmed), in one
     transaction. Returns the round and True, or False when it was confirmed already (a no-op:
-    nothing written). ``based_on``: the :func:`round_digest` (or several) of the round the
+    nothing written); the round holds the game as checked (``saved_game``, read under the lock),
+    for an answer that must not read back a round another phone may undo right after the commit.
+    ``based_on``: the :func:`round_digest` (or several) of the round the
     witness was shown; a round changed since is refused, so that nobody confirms what they did
     not see. Raises :class:`Conflict` (:data:`CHECKING_OFF`, a closed night), :class:`RoundChanged`
     or ``LookupError`` (no such round); nothing changed then."""
@@ -680,7 +682,7 @@ def _check_round(
     except (Conflict, LookupError):
         db.session.rollback()  # end the transaction: release the lock
         raise
-    row.saved_digest, row.saved_status = digest, status
+    row.saved_digest, row.saved_status, row.saved_game = digest, status, stored.to_game()
     if row.status == status and row.note == note:
         db.session.rollback()  # nothing to change: release the lock
         return row, False

@@ -183,7 +183,8 @@ def check_round(game_id: int, number: int, dispute: bool) -> Response:
         return error_response(412, exc.message)
     except services.Conflict as exc:
         return error_response(409, exc.message)
-    return with_etag(jsonify(round_export(stored, number, row.saved_status)), row)
+    # The game as checked (row.saved_game): another phone may have undone the round since the commit.
+    return with_etag(jsonify(round_export(row.saved_game or stored, number, row.saved_status)), row)
 
 
 @bp.post("/games/<int:game_id>/rounds")
