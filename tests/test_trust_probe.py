@@ -96,3 +96,21 @@ def test_a_confirm_whose_round_another_phone_undoes_right_after_its_commit_still
         ("confirm", "witness", 1),
         ("undo", "scorer", 1),
     ]
+
+
+def test_saving_a_ravage_city_round_unchanged_keeps_it_confirmed(client):
+    """Ravage City's ``outcome.most`` is a set of seats too: recorded through the API as
+    ``[2, 0]`` (Cath and Anne took the most cards of one suit), the scorer's form posts its
+    ticked boxes in seat order (Anne, then Cath). Saving it unchanged changes nothing."""
+    game = client.post(f"{API}/games", json={**NEW_GAME, "preset": "ravage-city"}).json
+    ravage = {"contract": "ravage-city", "doubles": [[1, 0]], "outcome": {"most": [2, 0]}}
+    response = client.post(f"{API}/games/{game['id']}/rounds", json=ravage, headers=auth(game["edit_token"]))
+    assert response.status_code == 201, response.json
+    assert (
+        client.post(f"{API}/games/{game['id']}/rounds/1/confirm", headers=auth(game["confirm_token"])).status_code
+        == 200
+    )
+    edit = game["edit_token"]
+    data = {"contract": "ravage-city", "doubles": ["1-0"], "most": ["0", "2"], "based_on": opened(client, edit, 1)}
+    assert client.post(f"/g/{edit}/rounds/1/edit", data=data).status_code == 303
+    assert trail(client, game) == UNCHANGED
