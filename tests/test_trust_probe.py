@@ -6,12 +6,14 @@ pair at most once; their order means nothing), so a save that only lists them in
 changes nothing: the round keeps its status and the history gets no entry.
 """
 
+import pytest
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
 from scorepad import services
 from scorepad.extensions import db
 from scorepad.models import StoredGame
+from scorepad.scoring.trust import replay
 from tests.test_api import API, NEW_GAME, WORKED_NO_QUEENS, auth
 from tests.test_rounds import form_of, opened
 
@@ -114,3 +116,24 @@ def test_saving_a_ravage_city_round_unchanged_keeps_it_confirmed(client):
     data = {"contract": "ravage-city", "doubles": ["1-0"], "most": ["0", "2"], "based_on": opened(client, edit, 1)}
     assert client.post(f"/g/{edit}/rounds/1/edit", data=data).status_code == 303
     assert trail(client, game) == UNCHANGED
+
+
+# replay's promise (scoring/trust.py): ValueError naming the entry whenever the history does
+# not add up, so a tool replaying an exported (possibly edited) history catches one exception.
+QUEENS = {"contract": "no-queens", "doubles": [[1, 0]], "outcome": {"queens": [1, 0, 1, 2]}}
+MALFORMED = [
+    [{"action": "record", "round": 1, "after": None}],  # a record without its round
+    [{"action": "record", "round": 1}],
+    [{"action": "record", "round": 1, "after": ["no-queens"]}],
+    [{"action": "record", "round": 1, "after": QUEENS}, {"action": "edit", "round": 1, "after": None}],
+    [{"action": "import", "round": None, "after": {"rounds": 5}}],
+    [{"action": "import", "round": None, "after": {"rounds": [5]}}],
+    [{"action": "import", "round": None, "after": "rounds"}],
+    ["record"],  # an entry that is not an object
+]
+
+
+@pytest.mark.parametrize("entries", MALFORMED)
+def test_replaying_a_malformed_history_is_a_value_error(entries):
+    with pytest.raises(ValueError, match="history entry 0|history entry 1"):
+        replay(entries)
