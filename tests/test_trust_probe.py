@@ -137,3 +137,22 @@ MALFORMED = [
 def test_replaying_a_malformed_history_is_a_value_error(entries):
     with pytest.raises(ValueError, match="history entry 0|history entry 1"):
         replay(entries)
+
+
+def test_a_retried_save_answers_the_rounds_status_as_it_is_now(client):
+    """A save retried with its idempotency key after the witness disputed the round (its first
+    answer was lost) answers the stored round: 200, replayed, and ``disputed``, as GET says,
+    not the ``provisional`` of a round just recorded."""
+    game = client.post(f"{API}/games", json=NEW_GAME).json
+    save = {**auth(game["edit_token"]), "Idempotency-Key": "retry-key-0001"}
+    first = client.post(f"{API}/games/{game['id']}/rounds", json=WORKED_NO_QUEENS, headers=save)
+    assert first.status_code == 201 and first.json["status"] == "provisional"
+    witness = auth(game["confirm_token"])
+    assert (
+        client.post(f"{API}/games/{game['id']}/rounds/1/dispute", json={"note": "x"}, headers=witness).status_code
+        == 200
+    )
+    again = client.post(f"{API}/games/{game['id']}/rounds", json=WORKED_NO_QUEENS, headers=save)
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.json["status"] == "disputed"
+    assert trail(client, game) == (["disputed"], [("record", "scorer"), ("dispute", "witness")])
