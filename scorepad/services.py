@@ -259,8 +259,8 @@ CLIENT_KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
 class Replayed(Exception):
     """A save whose idempotency key already stored a round of this game (a retry whose first
     answer was lost, or one that ran at the same time as the first): ``row`` is that round,
-    unchanged; nothing new was stored (``number`` and ``digest``: the round's, read when it
-    was found). The API answers 200 with ``Idempotent-Replayed: true``."""
+    unchanged; nothing new was stored (``number``, ``digest`` and ``status``: the round's, read
+    when it was found). The API answers 200 with ``Idempotent-Replayed: true``."""
 
     def __init__(self, row: StoredRound):
         super().__init__(row.number)
@@ -269,6 +269,7 @@ class Replayed(Exception):
         # phone may undo the round before the answer is written.
         self.number = row.number
         self.digest = round_digest(row)
+        self.status = row.status  # confirmed or disputed since it was saved, maybe (issue 15)
 
 
 class KeyReused(Exception):

@@ -209,7 +209,7 @@ def record_round(game_id: int):
     except services.Replayed as replay:
         if replay.number > len(stored.rounds):  # undone by another phone since it was found
             return error_response(409, services.key_round_undone().message)
-        response = jsonify(round_export(stored, replay.number))
+        response = jsonify(round_export(stored, replay.number, replay.status))
         response.set_etag(replay.digest)
         response.headers["Idempotent-Replayed"] = "true"
         return response
