@@ -6,6 +6,9 @@ pair at most once; their order means nothing), so a save that only lists them in
 changes nothing: the round keeps its status and the history gets no entry.
 """
 
+import json
+from pathlib import Path
+
 import pytest
 from sqlalchemy import event
 from sqlalchemy.orm import Session
@@ -156,3 +159,22 @@ def test_a_retried_save_answers_the_rounds_status_as_it_is_now(client):
     assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
     assert again.json["status"] == "disputed"
     assert trail(client, game) == (["disputed"], [("record", "scorer"), ("dispute", "witness")])
+
+
+def test_the_rematch_answered_again_carries_its_rounds_statuses(client):
+    """A game played again answers a second rematch with that same game (200): its export says
+    each round's status as stored, as GET does; here round 1, confirmed by the witness."""
+    full = json.loads((Path(__file__).parent / "data" / "examples" / "tournament-full.json").read_text())["game"]
+    old = client.post(f"{API}/games", json=full).json
+    new = client.post(f"{API}/games/{old['id']}/rematch", headers=auth(old["edit_token"])).json
+    # Any first round of the rematch: No Queens undoubled, one queen each (4 in all).
+    first = {"contract": "no-queens", "doubles": [], "outcome": {"queens": [1, 1, 1, 1]}}
+    assert (
+        client.post(f"{API}/games/{new['id']}/rounds", json=first, headers=auth(new["edit_token"])).status_code == 201
+    )
+    assert (
+        client.post(f"{API}/games/{new['id']}/rounds/1/confirm", headers=auth(new["confirm_token"])).status_code == 200
+    )
+    again = client.post(f"{API}/games/{old['id']}/rematch", headers=auth(old["edit_token"]))
+    assert again.status_code == 200 and again.json["id"] == new["id"]
+    assert [r["status"] for r in again.json["game"]["rounds"]] == ["confirmed"]
