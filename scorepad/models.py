@@ -165,6 +165,9 @@ class StoredRound(Model):
     saved_digest: str | None = None
     # Its status as saved, read with saved_digest (scoring.trust.STATUSES).
     saved_status: str | None = None
+    # The game as it stood when a witness checked this round (scorepad.services.confirm_round),
+    # read under the lock: the answer's round and standings, as another phone may undo it right after.
+    saved_game: Game | None = None
 
     def document(self) -> dict[str, Any]:
         """The round object of game-format.md as recorded."""

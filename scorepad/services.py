@@ -259,8 +259,8 @@ CLIENT_KEY = re.compile(r"[A-Za-z0-9_-]{8,64}")
 class Replayed(Exception):
     """A save whose idempotency key already stored a round of this game (a retry whose first
     answer was lost, or one that ran at the same time as the first): ``row`` is that round,
-    unchanged; nothing new was stored (``number`` and ``digest``: the round's, read when it
-    was found). The API answers 200 with ``Idempotent-Replayed: true``."""
+    unchanged; nothing new was stored (``number``, ``digest`` and ``status``: the round's, read
+    when it was found). The API answers 200 with ``Idempotent-Replayed: true``."""
 
     def __init__(self, row: StoredRound):
         super().__init__(row.number)
@@ -269,6 +269,7 @@ class Replayed(Exception):
         # phone may undo the round before the answer is written.
         self.number = row.number
         self.digest = round_digest(row)
+        self.status = row.status  # confirmed or disputed since it was saved, maybe (issue 15)
 
 
 class KeyReused(Exception):
@@ -474,7 +475,7 @@ def _replace_round(
             raise round_changed(number)
     rnd = parse_replacement(game, index, round_doc)
     before, after = row.document(), round_to_dict(rnd)
-    if after == before:  # nothing changes: no status, no history, nothing written (club-format.md "Trust")
+    if same_round(after, before):  # nothing changes: no status, no history, nothing written (club-format.md "Trust")
         row.saved_digest, row.saved_status = round_digest(row), row.status
         db.session.rollback()  # end the transaction: release the lock
         return row, game
@@ -488,6 +489,21 @@ def _replace_round(
     stored.undone = None  # so does an edit
     _commit_round(stored, row)
     return row, new_game
+
+
+def same_round(one: dict[str, Any], other: dict[str, Any]) -> bool:
+    """True when two round objects (game-format.md "Round") record the same round: equal but
+    for the order of their ``doubles`` pairs and of ``outcome.most`` (sets: their order means
+    nothing). The scorer's form lists doubles in grid order, whatever order the API stored them
+    in, so saving it unchanged must not count as an edit (club-format.md "Trust")."""
+
+    def canonical(rnd: dict[str, Any]) -> dict[str, Any]:
+        out = {**rnd, "doubles": sorted(map(list, rnd.get("doubles") or []))}
+        if isinstance(rnd.get("outcome"), dict) and isinstance(rnd["outcome"].get("most"), list):
+            out["outcome"] = {**rnd["outcome"], "most": sorted(rnd["outcome"]["most"])}
+        return out
+
+    return canonical(one) == canonical(other)
 
 
 def undo_round(stored: StoredGame, number: int | None = None) -> None:
@@ -629,7 +645,9 @@ def confirm_round(
     """The witness confirms round ``number`` (1-based): its status becomes ``confirmed`` and
     the history gets a ``confirm`` entry (by the witness, the round as confirmed), in one
     transaction. Returns the round and True, or False when it was confirmed already (a no-op:
-    nothing written). ``based_on``: the :func:`round_digest` (or several) of the round the
+    nothing written); the round holds the game as checked (``saved_game``, read under the lock),
+    for an answer that must not read back a round another phone may undo right after the commit.
+    ``based_on``: the :func:`round_digest` (or several) of the round the
     witness was shown; a round changed since is refused, so that nobody confirms what they did
     not see. Raises :class:`Conflict` (:data:`CHECKING_OFF`, a closed night), :class:`RoundChanged`
     or ``LookupError`` (no such round); nothing changed then."""
@@ -665,7 +683,7 @@ def _check_round(
     except (Conflict, LookupError):
         db.session.rollback()  # end the transaction: release the lock
         raise
-    row.saved_digest, row.saved_status = digest, status
+    row.saved_digest, row.saved_status, row.saved_game = digest, status, stored.to_game()
     if row.status == status and row.note == note:
         db.session.rollback()  # nothing to change: release the lock
         return row, False

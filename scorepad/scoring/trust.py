@@ -105,6 +105,20 @@ def _number(entry: Mapping[str, Any], rounds: list[Replayed], at: int) -> int:
     return number
 
 
+def _round_object(obj: Any, at: int, what: str) -> dict[str, Any]:
+    if not isinstance(obj, Mapping):
+        raise ValueError(f"history entry {at}: its {what} is not a round object")
+    return dict(obj)
+
+
+def _imported(entry: Mapping[str, Any], at: int) -> list[Replayed]:
+    after = entry.get("after") or {}
+    rounds = after.get("rounds", []) if isinstance(after, Mapping) else None
+    if not isinstance(rounds, list):
+        raise ValueError(f"history entry {at}: an import's after holds no list of rounds")
+    return [Replayed(_round_object(r, at, "imported round")) for r in rounds]
+
+
 def replay(entries: Sequence[Mapping[str, Any]]) -> list[Replayed]:
     """The rounds a game's history leaves, in order: each entry applied to the rounds the
     entries before it left, oldest first.
@@ -115,15 +129,17 @@ def replay(entries: Sequence[Mapping[str, Any]]) -> list[Replayed]:
     ``after`` (provisional again); ``undo`` removes the last round; ``confirm`` and ``dispute``
     set a round's status (a dispute keeps its note); ``close`` and ``reopen`` change no round.
     Raises ``ValueError`` naming the entry when the history does not add up (a round number
-    that does not fit, an unknown action, a ``before`` that is not the round it changes)."""
+    that does not fit, an unknown action, a ``before`` that is not the round it changes, an
+    entry or a round that is not an object)."""
     rounds: list[Replayed] = []
     for at, entry in enumerate(entries):
+        if not isinstance(entry, Mapping):
+            raise ValueError(f"history entry {at}: not an object")
         action = entry.get("action")
         if action in ("close", "reopen"):
             continue
         if action == "import":
-            after = entry.get("after") or {}
-            rounds = [Replayed(dict(r)) for r in after.get("rounds", [])]
+            rounds = _imported(entry, at)
             continue
         if action not in ROUND_ACTIONS:
             raise ValueError(f"history entry {at}: unknown action {action!r}")
@@ -131,18 +147,19 @@ def replay(entries: Sequence[Mapping[str, Any]]) -> list[Replayed]:
         if action == "record":
             if number != len(rounds) + 1:
                 raise ValueError(f"history entry {at}: round {number} recorded after {len(rounds)} rounds")
-            rounds.append(Replayed(dict(entry["after"])))
+            rounds.append(Replayed(_round_object(entry.get("after"), at, "after")))
             continue
         if number > len(rounds):
             raise ValueError(f"history entry {at}: there is no round {number} to {action}")
-        if entry.get("before") is not None and dict(entry["before"]) != dict(rounds[number - 1].round):
+        before = entry.get("before")
+        if before is not None and _round_object(before, at, "before") != dict(rounds[number - 1].round):
             raise ValueError(f"history entry {at}: its round {number} before is not the round the history holds")
         if action == "undo":
             if number != len(rounds):
                 raise ValueError(f"history entry {at}: only the last round is undone, not {number}")
             rounds.pop()
         elif action == "edit":
-            rounds[number - 1] = Replayed(dict(entry["after"]))
+            rounds[number - 1] = Replayed(_round_object(entry.get("after"), at, "after"))
         elif action == "confirm":
             rounds[number - 1] = Replayed(rounds[number - 1].round, CONFIRMED)
         else:

@@ -83,11 +83,12 @@ def create_game():
     return game_created(stored, game)
 
 
-def game_created(stored: StoredGame, game: Game) -> Response:
+def game_created(stored: StoredGame, game: Game, *, as_stored: bool = False) -> Response:
     """201 for a game just stored (a new one, an import or a rematch): its id, its three
     tokens (shown this once; the confirm token is the witness's, club-format.md "Trust"), its
     ``links`` (with ``confirm``: the witness's page, which carries the confirm token) and its
-    ``game`` export."""
+    ``game`` export. ``as_stored``: a game stored earlier (a rematch asked for again), exported
+    as it is now, with each round's status (``game`` is then not used)."""
     confirm_token = services.confirm_token_of(stored, stored.edit_token or "")
     return created(
         {
@@ -96,7 +97,7 @@ def game_created(stored: StoredGame, game: Game) -> Response:
             "view_token": stored.view_token,
             "confirm_token": confirm_token,
             "links": {**game_links(stored), "confirm": url_for("confirm.show", token=confirm_token, _external=True)},
-            "game": export_game(game),
+            "game": services.export_stored(stored, with_history=False) if as_stored else export_game(game),
         }
     )
 
@@ -115,7 +116,7 @@ def rematch(game_id: int):
         return error_response(422, exc.message, path=exc.path)
     except services.Conflict as exc:
         return error_response(409, exc.message)
-    response = game_created(new, game)
+    response = game_created(new, game, as_stored=not started)
     if not started:
         response.status_code = 200
     return response
@@ -179,7 +180,8 @@ def check_round(game_id: int, number: int, dispute: bool) -> Response:
     if isinstance(done, Response):
         return done
     row = done[0]
-    return with_etag(jsonify(round_export(stored, number, row.saved_status)), row)
+    # The game as checked (row.saved_game): another phone may have undone the round since the commit.
+    return with_etag(jsonify(round_export(row.saved_game or stored, number, row.saved_status)), row)
 
 
 def round_change(number: int, change: Callable[[], tuple[StoredRound, T]]) -> tuple[StoredRound, T] | Response:
@@ -220,7 +222,7 @@ def record_round(game_id: int):
     except services.Replayed as replay:
         if replay.number > len(stored.rounds):  # undone by another phone since it was found
             return error_response(409, services.key_round_undone().message)
-        response = jsonify(round_export(stored, replay.number))
+        response = jsonify(round_export(stored, replay.number, replay.status))
         response.set_etag(replay.digest)
         response.headers["Idempotent-Replayed"] = "true"
         return response
