@@ -165,6 +165,7 @@ def test_the_history_page_says_the_time_in_the_readers_language(app, client):
     entries = history_entries(html)
     assert entries[0] == ("21:00", "Runde 1 eingetragen: Keine letzten zwei, Ansager Beth", "Der Schreiber")
     assert [e[0] for e in entries] == ["21:00", "21:02", "21:04", "21:06", "21:10", "21:14", "21:16", "21:18", "21:20"]
+    assert f"„{NOTE}“" in text(html)  # the dispute's note in German quotation marks
     # The German board says when round 2 was last changed with a German clock too.
     board = client.get(f"/b/{game['view_token']}", headers={"Accept-Language": "de"}).get_data(as_text=True)
     assert "Runde 2: zweimal geändert, zuletzt um 21:14" in text(board)
