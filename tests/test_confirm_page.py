@@ -207,6 +207,17 @@ def test_dispute_keeps_the_round_waiting_with_the_note_and_the_scorer_sees_it(ap
     assert f"Round 2 disputed: “{NOTE}”" in text(read_only) and "/rounds/2/edit" not in read_only
 
 
+def test_the_edit_page_of_a_disputed_round_shows_the_note(app, client):
+    """The scorer taps "Edit round 2" from the note: the note stays in view while they correct
+    the round (a trial at the table: it was gone from the edit page)."""
+    game_id, edit, _, confirm = start(app)
+    html = client.get(f"/c/{confirm}").text
+    client.post(f"/c/{confirm}/rounds/2/dispute", data={"digest": digest_of(html, 2), "note": NOTE})
+    page = client.get(f"/g/{edit}/rounds/2/edit").text
+    assert f"Round 2 disputed: “{NOTE}”" in text(section(page, 'id="edit-dispute"', "</p>"))
+    assert 'id="edit-dispute"' not in client.get(f"/g/{edit}/rounds/1/edit").text  # round 1 is not disputed
+
+
 def test_a_dispute_may_say_nothing_more(app, client):
     game_id, edit, _, confirm = start(app)
     digest = digest_of(client.get(f"/c/{confirm}").text, 1)
@@ -309,6 +320,16 @@ def test_a_closed_night_says_so_and_offers_no_button(app, client):
     refused = client.post(f"/c/{confirm}/rounds/1/confirm", data={"digest": digest})
     assert refused.status_code == 409 and "The night is closed" in refused.text
     assert stored_rounds(app, game_id) == [("provisional", None)]
+
+
+def test_a_closed_night_with_nothing_to_check_does_not_promise_new_rounds(app, client):
+    director = create_night(client)
+    _game_id, token = table_game(app, director, 1, 1)
+    assert client.post(f"/d/{director}/close", data={"unfinished": "yes"}).status_code == 303
+    html = client.get(f"/c/{derive_token(token, 'confirm')}").text
+    assert "The night is closed: its rounds can no longer be confirmed or disputed." in html
+    assert "Nothing to check" in html
+    assert "Keep this page open" not in html  # no round will come any more
 
 
 # -- the live part ----------------------------------------------------------------------------------

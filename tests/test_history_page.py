@@ -165,6 +165,7 @@ def test_the_history_page_says_the_time_in_the_readers_language(app, client):
     entries = history_entries(html)
     assert entries[0] == ("21:00", "Runde 1 eingetragen: Keine letzten zwei, Ansager Beth", "Der Schreiber")
     assert [e[0] for e in entries] == ["21:00", "21:02", "21:04", "21:06", "21:10", "21:14", "21:16", "21:18", "21:20"]
+    assert f"„{NOTE}“" in text(html)  # the dispute's note in German quotation marks
     # The German board says when round 2 was last changed with a German clock too.
     board = client.get(f"/b/{game['view_token']}", headers={"Accept-Language": "de"}).get_data(as_text=True)
     assert "Runde 2: zweimal geändert, zuletzt um 21:14" in text(board)
@@ -420,3 +421,27 @@ def test_the_fullest_marked_sheets_still_print_the_sheet_on_one_page(app, client
     rank = pages[0].index({"en": "Rank", "de": "Platz", "nl": "Plaats", "fr": "Rang"}[lang])
     assert pages[0].rindex("Bartholomäus") > rank
     assert "Ω" * 20 in "".join(pages[1].split())
+
+
+@pytest.mark.parametrize("confirmation", ["required", "optional"])
+def test_a_finished_game_with_a_round_not_confirmed_is_not_final_where_that_counts(app, client, confirmation):
+    """All 28 rounds entered, none checked yet (a trial at the table: the scorer's page said
+    "Final standings" and offered to share them). Where the game requires confirmation, the
+    scorer's page and the board say "Standings *", provisional, until every round is confirmed;
+    with optional checking an unchecked round counts, but a disputed one does not."""
+    game = new_game(app, client, confirmation=confirmation, rounds=28)
+    gid, confirm = game["id"], game["confirm_token"]
+    pages = (f"/g/{game['edit_token']}", f"/b/{game['view_token']}")
+    footnote = "* provisional: a round is not confirmed yet"
+
+    def says(final: bool) -> None:
+        for url in pages:
+            words = text(page(client, url))
+            assert ("Final standings" in words) == final and (footnote in words) == (not final), (url, words[:300])
+
+    says(final=confirmation != "required")
+    api(client, "POST", f"/games/{gid}/rounds/28/dispute", confirm, {"note": NOTE})
+    says(final=False)
+    for n in range(1, 29):
+        api(client, "POST", f"/games/{gid}/rounds/{n}/confirm", confirm)
+    says(final=True)

@@ -108,12 +108,16 @@ class RoundMarks:
 @dataclass(frozen=True)
 class Trust:
     """The marks of a game's rounds: ``checking`` (:func:`checking`), ``rounds`` (round number →
-    :class:`RoundMarks`, for the rounds with a mark) and ``legend`` (the kinds of mark shown,
-    in :data:`MARK_SYMBOLS` order, for the legend under the table)."""
+    :class:`RoundMarks`, for the rounds with a mark), ``legend`` (the kinds of mark shown,
+    in :data:`MARK_SYMBOLS` order, for the legend under the table) and ``unsettled``: the
+    standings are provisional, not final, because a round is disputed or the game requires
+    confirmation and a round is not confirmed yet (the scorer's page and the board then say
+    "Standings *", not "Final standings")."""
 
     checking: bool
     rounds: Mapping[int, RoundMarks]
     legend: tuple[str, ...]
+    unsettled: bool = False
 
     def of(self, number: int) -> RoundMarks | None:
         """Round ``number``'s marks, or None."""
@@ -159,7 +163,8 @@ def trust_part(
         if mark or edited:
             marks[number] = RoundMarks(mark, edited)
     shown = {kind for m in marks.values() for kind in m.kinds}
-    return Trust(watched, marks, tuple(kind for kind in MARK_SYMBOLS if kind in shown))
+    unsettled = "disputed" in shown or (confirmation == "required" and "provisional" in shown)
+    return Trust(watched, marks, tuple(kind for kind in MARK_SYMBOLS if kind in shown), unsettled)
 
 
 # -- the rounds of the history, in words ----------------------------------------------------------------

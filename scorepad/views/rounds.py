@@ -19,6 +19,7 @@ from ..pages.common import isolated_text
 from ..pages.rounds import edit_page, edit_summary, free_of, preview_fragment, round_page, settlement_of
 from ..scoring import Game, MissingPart, ScoringError, parse_round, score
 from ..scoring.game import declarer_of
+from ..scoring.trust import shown_status
 from ..services import StoredGame  # the stored game's type only: views reach the tables through services
 from ..web import htmx
 from ..web.loaders import any_game, game_to_edit
@@ -278,9 +279,19 @@ def render_edit(
     status: int = 200,
     preview: dict[str, Any] | None = None,
 ):
-    """The edit page of round ``number`` shown as ``contract``."""
+    """The edit page of round ``number`` shown as ``contract``, with ``dispute``: the other
+    player's note when the round is disputed ("" for a dispute without one; None otherwise), so
+    that the scorer corrects the round with the note in view (issue 15)."""
+    row = stored.rounds[number - 1]
+    dispute = (row.note or "") if shown_status(stored.confirmation, row.status) == "disputed" else None
     return render_template(
-        "rounds/edit.html", stored=stored, token=token, form=form, preview=preview, **edit_page(game, number, contract)
+        "rounds/edit.html",
+        stored=stored,
+        token=token,
+        form=form,
+        preview=preview,
+        dispute=dispute,
+        **edit_page(game, number, contract),
     ), status
 
 
