@@ -82,7 +82,7 @@ def create_app(config=None) -> Flask:
     for blueprint in (api_events.bp, director.bp, night.bp):
         app.register_blueprint(blueprint)
     # Issue 15: the witness's page (/c/<confirm token>) and the game's record of changes (/h/<token>).
-    for blueprint in (confirm.bp, history.bp):
+    for blueprint in (confirm.bp, confirm.scorer_bp, history.bp):
         app.register_blueprint(blueprint)
     cli.register(app)
 

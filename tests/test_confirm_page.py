@@ -397,3 +397,23 @@ def test_the_witnesss_pages_speak_the_language_without_english_left(app, client,
         assert visible(response.text).lang == lang, name
         assert english_left(response.text, lang, patterns) == [], name
     assert pages["refused note"].status_code == 422 and pages["wrong token"].status_code == 403
+
+
+def test_the_scorers_page_asks_for_new_disputes_and_shows_one_without_a_reload(app, client):
+    """The scorer's page polls /g/<edit>/disputed: 304 while nothing changed, the note once the
+    witness disputes; the view token gets 403 there, another token 404."""
+    game_id, edit, view, confirm = start(app)
+    page = client.get(f"/g/{edit}").text
+    poll = re.search(r'id="disputed_live" hx-get="([^"]+)"', page).group(1).replace("&amp;", "&")
+    first = client.get(poll)
+    assert first.status_code == 200 and 'id="disputed"' not in first.text
+    etag = first.headers["ETag"]
+    assert client.get(poll, headers={"If-None-Match": etag}).status_code == 304
+    html = client.get(f"/c/{confirm}").text
+    client.post(f"/c/{confirm}/rounds/1/dispute", data={"digest": digest_of(html, 1), "note": NOTE})
+    changed = client.get(poll, headers={"If-None-Match": etag})
+    assert changed.status_code == 200
+    assert f"Round 1 disputed: “{NOTE}”" in text(changed.text)
+    assert f'href="/g/{edit}/rounds/1/edit"' in changed.text
+    assert client.get(poll.replace(edit, view)).status_code == 403
+    assert client.get(poll.replace(edit, "x" * 32)).status_code == 404

@@ -31,9 +31,12 @@ from ..scoring import ScoringError
 from ..scoring.trust import MAX_NOTE, checks_open, shown_status
 from ..services import StoredGame  # the stored game's type only: views reach the tables through services
 from ..web import htmx
+from ..web.loaders import game_to_edit
 from .board import POLL_SECONDS, live_answer, live_request, stamp_etag
 
 bp = Blueprint("confirm", __name__, url_prefix="/c")
+#: The scorer's side of the checking: their page's disputed notes, asked for again (``/g/<edit token>/disputed``).
+scorer_bp = Blueprint("disputes", __name__, url_prefix="/g")
 
 PAGE = "confirm/page.html"
 LIVE = "confirm/_live.html"
@@ -226,14 +229,52 @@ def dispute(token: str, number: int):
 # -- on the scorer's page -------------------------------------------------------------------------
 
 
-def scorer_witness(stored: StoredGame, can_edit: bool) -> dict[str, Any]:
+def scorer_witness(stored: StoredGame, can_edit: bool, with_box: bool = True) -> dict[str, Any]:
     """What the scorer's page shows of the checking (templates/confirm/_disputed.html and
     _scorer_box.html): ``disputed``, each disputed round's number and note
     (:func:`scorepad.pages.confirm.disputed_notes`), and for the edit token, while checking is
-    not off, ``box``: the confirm page's link and its QR code
-    (:class:`scorepad.pages.confirm.CheckBox`; None otherwise)."""
-    box = None
+    not off, ``box`` (with ``with_box``): the confirm page's link and its QR code
+    (:class:`scorepad.pages.confirm.CheckBox`; None otherwise), and ``poll``: the URL the page
+    asks every ``poll_seconds`` for new disputes (:func:`disputed`), with its ``etag``."""
+    box = poll = etag = None
     if can_edit and stored.edit_token and checks_open(stored.confirmation):
-        confirm_token = services.confirm_token_of(stored, stored.edit_token)
-        box = CheckBox(url_for("confirm.show", token=confirm_token, _external=True))
-    return {"disputed": disputed_notes(round_checks(stored, with_digests=False)), "box": box}
+        if with_box:
+            confirm_token = services.confirm_token_of(stored, stored.edit_token)
+            box = CheckBox(url_for("confirm.show", token=confirm_token, _external=True))
+        language = str(get_locale())
+        poll = url_for("disputes.disputed", token=stored.edit_token, lang=language)
+        etag = disputed_etag(stored, language)
+    return {
+        "disputed": disputed_notes(round_checks(stored, with_digests=False)),
+        "box": box,
+        "poll": poll,
+        "poll_seconds": DISPUTED_POLL_SECONDS,
+        "etag": etag,
+    }
+
+
+#: How often the scorer's page asks for new disputes, in seconds.
+DISPUTED_POLL_SECONDS = 5
+
+
+def disputed_etag(stored: StoredGame, language: str) -> str:
+    """The validator of the scorer's disputed notes: the game's last change (a dispute moves
+    it) and the language."""
+    return stamp_etag(FRAGMENT_VERSION, "disputed", str(stored.updated_at), language)
+
+
+@scorer_bp.get("/<token>/disputed")
+def disputed(token: str):
+    """The scorer's disputed notes (edit token; 403 for the view token, 404 for others), asked
+    for again every few seconds by the scorer's page: 304 while the game did not change."""
+    stored = game_to_edit(token)
+    _layout, language, varies = live_request(("page",))
+    closed = stored.event_id is not None and services.night_closed(stored.event_id, for_write=False)
+
+    def render() -> str:
+        witness = scorer_witness(stored, True, with_box=False)
+        return render_template(
+            "confirm/_disputed.html", witness=witness, can_edit=True, night_closed=closed, token=token
+        )
+
+    return live_answer(disputed_etag(stored, language), varies, language, render)
