@@ -36,7 +36,7 @@ from .models import (
     utcnow,
 )
 from .scoring import BUILTIN, Game, Preset, ScoringError, parse_game, parse_preset, parse_round, preset_to_dict
-from .scoring.document import default_date, export_game, parse_replacement, round_to_dict
+from .scoring.document import default_date, export_game, parse_replacement, round_to_dict, same_round
 from .scoring.errors import N_
 from .scoring.game import rematch, score
 from .scoring.text import clean_text, stored_text
@@ -489,21 +489,6 @@ def _replace_round(
     stored.undone = None  # so does an edit
     _commit_round(stored, row)
     return row, new_game
-
-
-def same_round(one: dict[str, Any], other: dict[str, Any]) -> bool:
-    """True when two round objects (game-format.md "Round") record the same round: equal but
-    for the order of their ``doubles`` pairs and of ``outcome.most`` (sets: their order means
-    nothing). The scorer's form lists doubles in grid order, whatever order the API stored them
-    in, so saving it unchanged must not count as an edit (club-format.md "Trust")."""
-
-    def canonical(rnd: dict[str, Any]) -> dict[str, Any]:
-        out = {**rnd, "doubles": sorted(map(list, rnd.get("doubles") or []))}
-        if isinstance(rnd.get("outcome"), dict) and isinstance(rnd["outcome"].get("most"), list):
-            out["outcome"] = {**rnd["outcome"], "most": sorted(rnd["outcome"]["most"])}
-        return out
-
-    return canonical(one) == canonical(other)
 
 
 def undo_round(stored: StoredGame, number: int | None = None) -> None:

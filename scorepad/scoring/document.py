@@ -314,6 +314,21 @@ def round_to_dict(rnd: Round) -> dict[str, Any]:
     return out
 
 
+def same_round(one: dict[str, Any], other: dict[str, Any]) -> bool:
+    """True when two round objects (game-format.md "Round") record the same round: equal but
+    for the order of their ``doubles`` pairs and of ``outcome.most`` (sets: their order means
+    nothing). The scorer's form lists doubles in grid order, whatever order the API stored them
+    in, so saving it unchanged must not count as an edit (club-format.md "Trust")."""
+
+    def canonical(rnd: dict[str, Any]) -> dict[str, Any]:
+        out = {**rnd, "doubles": sorted(map(list, rnd.get("doubles") or []))}
+        if isinstance(rnd.get("outcome"), dict) and isinstance(rnd["outcome"].get("most"), list):
+            out["outcome"] = {**rnd["outcome"], "most": sorted(rnd["outcome"]["most"])}
+        return out
+
+    return canonical(one) == canonical(other)
+
+
 def export_game(game: Game, scores: Scores | None = None, statuses: Sequence[str] | None = None) -> dict[str, Any]:
     """The export of game-format.md: the document with the whole preset object, each
     round's ``number``, ``declarer``, ``status`` and ``result``, and the game's ``standings``;

@@ -4,6 +4,7 @@
 import pytest
 
 from scorepad.scoring import ScoringError
+from scorepad.scoring.document import same_round
 from scorepad.scoring.trust import (
     counts_as_provisional,
     parse_confirmation,
@@ -91,3 +92,13 @@ def test_replay_rebuilds_rounds_statuses_and_notes():
 def test_a_history_that_does_not_add_up_is_refused(entries):
     with pytest.raises(ValueError, match="history entry"):
         replay(entries)
+
+
+def test_the_same_round_ignores_the_order_of_doubles_and_of_most_only():
+    one = {"contract": "no-queens", "doubles": [[1, 0], [2, 0]], "outcome": {"queens": [1, 0, 1, 2]}}
+    assert same_round(one, {**one, "doubles": [[2, 0], [1, 0]]})
+    assert not same_round(one, {**one, "doubles": [[1, 0]]})
+    assert not same_round(one, {**one, "outcome": {"queens": [0, 1, 1, 2]}})
+    ravage = {"contract": "ravage-city", "doubles": [], "outcome": {"most": [2, 0]}}
+    assert same_round(ravage, {**ravage, "outcome": {"most": [0, 2]}})
+    assert not same_round(ravage, {**ravage, "outcome": {"most": [0]}})
