@@ -180,11 +180,20 @@ def test_the_scorers_link_to_the_history_moves_to_the_view_tokens_page(app, clie
     assert f'href="/g/{game["edit_token"]}"' in page(client, f"/h/{game['view_token']}")
 
 
-@pytest.mark.parametrize("who", ["confirm_token", "unknown"])
-def test_no_other_token_opens_the_history_page(app, client, who):
+def test_no_other_token_opens_the_history_page(app, client):
+    evening(app, client)
+    assert client.get(f"/h/{'x' * 43}").status_code == 404
+
+
+def test_the_other_player_reads_the_history_with_the_confirm_token_and_goes_back_to_checking(app, client):
     game = evening(app, client)
-    token = game.get(who, "x" * 43)
-    assert client.get(f"/h/{token}").status_code == 404
+    html = page(client, f"/h/{game['confirm_token']}")
+    # The same entries as the view token's page (checked entry by entry in the tests above).
+    entries = history_entries(page(client, f"/h/{game['view_token']}"))
+    assert len(entries) == 9 and history_entries(html) == entries
+    assert f'href="/c/{game["confirm_token"]}"' in html
+    assert game["edit_token"] not in html and game["view_token"] not in html
+    assert f'href="/h/{game["confirm_token"]}"' in page(client, f"/c/{game['confirm_token']}")
 
 
 def test_an_imported_game_starts_its_history_with_the_import(app, client):

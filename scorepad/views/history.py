@@ -1,18 +1,19 @@
 """The game's record of changes (issue 15; club-format.md "Trust: confirmation and history").
 
-- ``history.show``: the history page, every change to the game oldest first (edit or view token;
-  the edit token moves to the view token's address first, as the board and the sheet do: a page
-  shown in an appeal must not carry the scorer's link);
+- ``history.show``: the history page, every change to the game oldest first (edit, view or
+  confirm token; the edit token moves to the view token's address first, as the board and the
+  sheet do: a page shown in an appeal must not carry the scorer's link; the other player who
+  checks reads it with their confirm token, and goes back to their confirm page);
 Read-only; what is shown is arranged by :mod:`scorepad.pages.history`.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, url_for
+from flask import Blueprint, abort, redirect, render_template, url_for
 
-from .. import history
+from .. import history, services
 from ..pages.history import history_page
-from ..web.loaders import any_game
+from ..services import StoredGame  # the stored game's type only: views reach the tables through services
 from ..web.recent import remember
 from ..web.trust import trust_of
 from .sheet import scorer_token
@@ -24,18 +25,24 @@ bp = Blueprint("history", __name__, url_prefix="/h")
 def show(token: str):
     """The history page: every change to the game (record, edit, undo, confirm, dispute,
     import, close, reopen), oldest first, with its time (the players' clock), who made it and
-    what it changed."""
-    stored, can_edit = any_game(token)
+    what it changed. 404 for a token of no game."""
+    found = services.find_by_token(token)
+    if found is None:
+        witness = services.find_witness(token)
+        if witness is None:
+            abort(404)
+        return render(witness, witness_token=token)
+    stored, can_edit = found
     if can_edit:
         remember(token)  # its back link then leads to the scorer's page (views.sheet.scorer_token)
         return redirect(url_for("history.show", token=stored.view_token), 303)
+    return render(stored, token=stored.view_token, scorer_token=scorer_token(stored))
+
+
+def render(stored: StoredGame, **links: str | None) -> str:
+    """The history page of ``stored`` with ``links``: ``token`` (the view token: the board's
+    link) and ``scorer_token``, or ``witness_token`` (the confirm token: back to its page)."""
     page = history_page(stored.to_game(), history.game_history(stored), stored.timezone)
-    page.update(
-        {
-            "stored": stored,
-            "token": stored.view_token,
-            "scorer_token": scorer_token(stored),
-            "trust": trust_of(stored),  # the rounds changed since recorded, at the top
-        }
-    )
+    page.update({"stored": stored, "token": None, "scorer_token": None, "witness_token": None, **links})
+    page["trust"] = trust_of(stored)  # the rounds changed since recorded, at the top
     return render_template("history/show.html", **page)
