@@ -61,7 +61,7 @@ from .scoring.document import default_date
 from .scoring.errors import N_
 from .scoring.game import Standings
 from .scoring.text import clean_text
-from .scoring.trust import CONFIRMED, DIRECTOR
+from .scoring.trust import CONFIRMED, DIRECTOR, DISPUTED
 from .services import Conflict
 from .tokens import derive_token, new_token
 
@@ -294,7 +294,8 @@ class TableState:
     :func:`~scorepad.scoring.event.is_stale`), ``final`` (the game's standings by seat, points;
     zeros before a round), the game's ``view_token`` (its board) and, only for the director,
     its ``edit_token`` (its scorer page) and ``confirm_token``; ``unconfirmed``: the numbers of
-    its rounds not confirmed yet when the night requires confirmation (else empty)."""
+    its rounds not confirmed yet when the night requires confirmation (else empty), and
+    ``disputed``, those of them the other player disputed, each with its note (or None)."""
 
     session: int
     number: int
@@ -312,6 +313,7 @@ class TableState:
     edit_token: str | None
     confirm_token: str | None = None
     unconfirmed: tuple[int, ...] = ()
+    disputed: tuple[tuple[int, str | None], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -363,12 +365,13 @@ def event_games(stored: StoredEvent) -> dict[tuple[int, int], StoredGame]:
 
 
 class UnconfirmedTable(NamedTuple):
-    """A table with rounds not confirmed yet: its ``session`` and ``table`` numbers and the
-    round numbers (ascending)."""
+    """A table with rounds not confirmed yet: its ``session`` and ``table`` numbers, the round
+    numbers (ascending) and, of those, the ``disputed`` ones with the other player's note."""
 
     session: int
     table: int
     rounds: tuple[int, ...]
+    disputed: tuple[tuple[int, str | None], ...] = ()
 
 
 def unconfirmed_tables(stored: StoredEvent) -> list[UnconfirmedTable]:
@@ -376,15 +379,23 @@ def unconfirmed_tables(stored: StoredEvent) -> list[UnconfirmedTable]:
     ``provisional`` or ``disputed``), in session then table order, with those rounds; one
     query, whatever the night's ``confirmation`` (callers ask only when it is ``required``)."""
     rows = db.session.execute(
-        select(StoredGame.session_number, StoredGame.table_number, StoredRound.number)
+        select(
+            StoredGame.session_number, StoredGame.table_number, StoredRound.number, StoredRound.status, StoredRound.note
+        )
         .join(StoredRound, StoredRound.game_id == StoredGame.id)
         .where(StoredGame.event_id == stored.id, StoredRound.status != CONFIRMED)
         .order_by(StoredGame.session_number, StoredGame.table_number, StoredRound.number)
     )
     found: dict[tuple[int, int], list[int]] = {}
-    for session, table, number in rows:
+    disputed: dict[tuple[int, int], list[tuple[int, str | None]]] = {}
+    for session, table, number, status, note in rows:
         found.setdefault((session or 0, table or 0), []).append(number)
-    return [UnconfirmedTable(session, table, tuple(rounds)) for (session, table), rounds in found.items()]
+        if status == DISPUTED:
+            disputed.setdefault((session or 0, table or 0), []).append((number, note))
+    return [
+        UnconfirmedTable(session, table, tuple(rounds), tuple(disputed.get((session, table), ())))
+        for (session, table), rounds in found.items()
+    ]
 
 
 class Translations(Protocol):
@@ -468,7 +479,7 @@ def event_state(stored: StoredEvent, role: str) -> EventState:
     games = event_games(stored)
     scored = table_standings(list(games.values()))
     unconfirmed = (
-        {(t.session, t.table): t.rounds for t in unconfirmed_tables(stored)} if spec.confirmation == "required" else {}
+        {(t.session, t.table): t for t in unconfirmed_tables(stored)} if spec.confirmation == "required" else {}
     )
     now = services.clock()
     director = role == EventRole.DIRECTOR and stored.director_token is not None
@@ -484,7 +495,7 @@ def event_state(stored: StoredEvent, role: str) -> EventState:
             last = services.aware_utc(game.updated_at) if played else None
             final: tuple[int, int, int, int] = tuple(standings.final)  # type: ignore[assignment]
             edit = table_token(stored.director_token or "", session.number, table.number) if director else None
-            waiting = unconfirmed.get((session.number, table.number), ())
+            waiting = unconfirmed.get((session.number, table.number))
             tables.append(
                 TableState(
                     session=session.number,
@@ -502,7 +513,8 @@ def event_state(stored: StoredEvent, role: str) -> EventState:
                     view_token=table_view_token(view, session.number, table.number),
                     edit_token=edit,
                     confirm_token=derive_token(edit, CONFIRM) if edit else None,
-                    unconfirmed=waiting,
+                    unconfirmed=waiting.rounds if waiting else (),
+                    disputed=waiting.disputed if waiting else (),
                 )
             )
             results.append(

@@ -505,6 +505,25 @@ def test_a_required_night_refuses_to_close_naming_the_rounds_until_they_are_conf
     assert "Every table is read-only." in client.get(f"/d/{director}").text
 
 
+def test_the_console_tells_a_disputed_round_by_its_note(app, client):
+    """Session 1 table 2 saves two rounds; the other player disputes round 2 with a note: the
+    console lists both rounds as not confirmed and round 2's note under them."""
+    director = create_night(client, confirmation="required")
+    for round_doc in (NO_QUEENS, NO_TRICKS):
+        assert save_round(client, app, director, 1, 2, round_doc).status_code == 201
+    game_id, token = table_game(app, director, 1, 2)
+    headers = {"Authorization": f"Bearer {derive_token(token, 'confirm')}"}
+    note = {"note": "Cath had the last trick"}
+    assert client.post(f"/api/v1/games/{game_id}/rounds/2/dispute", json=note, headers=headers).status_code == 200
+    html = client.get(f"/d/{director}").text
+    item = re.search(r'<li data-unconfirmed="1-2">(.*?)</li>', html, re.S).group(1)
+    words = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", item)).strip()
+    assert (
+        words
+        == "Session 1, table 2: Rounds 1, 2 not confirmed Scorer’s page ⚠ Round 2 disputed: “Cath had the last trick”"
+    )
+
+
 @pytest.mark.parametrize("confirmation", ["off", "optional"])
 def test_an_off_or_optional_night_closes_with_rounds_nobody_confirmed(app, client, confirmation):
     director = create_night(client, confirmation=confirmation)
