@@ -278,16 +278,16 @@ def test_the_csv_has_one_row_per_player_worked_by_hand(app, client):
     assert "2026-12-03 Thursday club night.csv" in response.headers["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.get_data().decode("utf-8-sig"))))
     assert rows == [
-        ["rank", "name", "games", "total", "places", "adjustment", "session 1", "session 2"],
-        ["1", "Fay", "1", "0", "2.5", "0", "0", ""],
-        ["2", "Emma", "2", "-6", "4", "0", "0", "-6"],
-        ["3", "Beth", "2", "-10", "4.5", "0", "-6", "-4"],
-        ["4", "Cath", "1", "-6", "1.5", "0", "-6", ""],
-        ["4", "Gina", "1", "-6", "1", "0", "-6", ""],
-        ["6", "Anne", "2", "-18", "1.5", "0", "-12", "-6"],
-        ["7", "Dora", "1", "-10", "3", "-10", "0", ""],
-        ["7", "Ivan", "1", "-10", "0", "0", "", "-10"],
-        ["9", "Hugo", "1", "-18", "0", "0", "-18", ""],
+        ["rank", "name", "games", "total", "places", "adjustment", "provisional", "session 1", "session 2"],
+        ["1", "Fay", "1", "0", "2.5", "0", "", "0", ""],
+        ["2", "Emma", "2", "-6", "4", "0", "", "0", "-6"],
+        ["3", "Beth", "2", "-10", "4.5", "0", "", "-6", "-4"],
+        ["4", "Cath", "1", "-6", "1.5", "0", "", "-6", ""],
+        ["4", "Gina", "1", "-6", "1", "0", "", "-6", ""],
+        ["6", "Anne", "2", "-18", "1.5", "0", "", "-12", "-6"],
+        ["7", "Dora", "1", "-10", "3", "-10", "", "0", ""],
+        ["7", "Ivan", "1", "-10", "0", "0", "", "", "-10"],
+        ["9", "Hugo", "1", "-18", "0", "0", "", "-18", ""],
     ]
 
 
@@ -296,7 +296,7 @@ def test_a_name_a_spreadsheet_would_run_is_quoted_in_the_csv(app, client):
     rows = list(
         csv.reader(io.StringIO(client.get(f"/n/{night.view_token}/results.csv").get_data().decode("utf-8-sig")))
     )
-    assert ["", "'=SUM(A1)", "0", "0", "0", "0", "", ""] in rows
+    assert ["", "'=SUM(A1)", "0", "0", "0", "0", "", "", ""] in rows
 
 
 def test_the_results_list_adjustments_with_their_reasons(app, client):
@@ -415,6 +415,19 @@ def test_a_required_nights_board_screen_and_results_mark_the_provisional_players
     assert "* provisional: a round is not confirmed yet" in text(html)
     # The ranks and totals are those of the module docstring: provisional results count as they stand.
     assert [row[:2] for row in leaderboard_rows(html)][:3] == [("1", "Fay"), ("2", "Emma *"), ("3", "Beth *")]
+
+
+def test_a_required_nights_csv_says_which_results_are_provisional(app, client):
+    """The night of the test above: the same six players are provisional in the CSV."""
+    night = create(app, confirmation="required")
+    save(app, night, 1, 1, queens(2, 1, 1, 0))
+    save(app, night, 1, 2, queens(0, 0, 1, 3))
+    save(app, night, 2, 1, tricks(5, 3, 3, 2))
+    confirm(app, night, 1, 2, 1)
+    rows = list(csv.reader(io.StringIO(client.get(f"/n/{night.view_token}/results.csv").text.lstrip("\ufeff"))))
+    assert rows[0][6] == "provisional"
+    assert sorted(row[1] for row in rows[1:] if row[6] == "yes") == ["Anne", "Beth", "Cath", "Dora", "Emma", "Ivan"]
+    assert {row[6] for row in rows[1:]} == {"yes", ""}
 
 
 def test_the_board_drops_the_mark_once_the_last_round_is_confirmed(app, client):

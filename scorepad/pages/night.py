@@ -164,9 +164,11 @@ def results_page(state: EventState) -> dict[str, Any]:
 
 def results_csv(state: EventState) -> str:
     """The night's results as CSV text: a header row — ``rank``, ``name``, ``games``,
-    ``total``, ``places``, ``adjustment``, then ``session 1`` … ``session n`` — and one row per
-    player in leaderboard order: the entry's values (``rank`` empty for a player with no game
-    yet; ``places`` as 4.5 or 3; points in plain digits with ``-``) and, per session, the
+    ``total``, ``places``, ``adjustment``, ``provisional``, then ``session 1`` … ``session n`` —
+    and one row per player in leaderboard order: the entry's values (``rank`` empty for a player
+    with no game yet; ``places`` as 4.5 or 3; points in plain digits with ``-``; ``provisional``
+    ``yes`` while a round the entry counts is not confirmed on a night that requires it, else
+    empty) and, per session, the
     player's points at their table there, empty for a sit-out (and for a table that has not
     started). Names that a spreadsheet would
     run as a formula get a leading apostrophe (:func:`~.sheet.csv_cell`)."""
@@ -174,7 +176,8 @@ def results_csv(state: EventState) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     numbers = [session.number for session in state.sessions]
-    writer.writerow(["rank", "name", "games", "total", "places", "adjustment", *(f"session {n}" for n in numbers)])
+    header = ["rank", "name", "games", "total", "places", "adjustment", "provisional"]
+    writer.writerow([*header, *(f"session {n}" for n in numbers)])
     for entry in state.leaderboard:
         played = games.get(entry.player, {})
         writer.writerow(
@@ -185,6 +188,7 @@ def results_csv(state: EventState) -> str:
                 entry.total,
                 f"{entry.places:g}",
                 entry.adjustment,
+                "yes" if entry.provisional else "",
                 *(played[n].final if n in played else "" for n in numbers),
             ]
         )
