@@ -437,6 +437,19 @@ def round_digest(row: StoredRound) -> str:
     ]
 
 
+def check_based_on(row: StoredRound, number: int, based_on: str | Collection[str] | None) -> str:
+    """The :func:`round_digest` of ``row`` (round ``number``), checked against ``based_on``: the
+    digest (or any of several, an ``If-Match`` header's ETags) of the round a phone was shown,
+    compared in constant time; None checks nothing. Raises :class:`RoundChanged`
+    (:func:`round_changed`) when the round is no longer that one."""
+    digest = round_digest(row)
+    if based_on is not None:
+        accepted = (based_on,) if isinstance(based_on, str) else based_on
+        if not any(hmac.compare_digest(tag.encode(), digest.encode()) for tag in accepted):
+            raise round_changed(number)
+    return digest
+
+
 def replace_round(
     stored: StoredGame, number: int, round_doc: Any, based_on: str | Collection[str] | None = None
 ) -> tuple[StoredRound, Game]:
@@ -468,11 +481,7 @@ def _replace_round(
         raise LookupError(number)
     index = number - 1
     row = stored.rounds[index]
-    if based_on is not None:
-        digest = round_digest(row).encode()
-        accepted = (based_on,) if isinstance(based_on, str) else based_on
-        if not any(hmac.compare_digest(tag.encode(), digest) for tag in accepted):
-            raise round_changed(number)
+    check_based_on(row, number, based_on)
     rnd = parse_replacement(game, index, round_doc)
     before, after = row.document(), round_to_dict(rnd)
     if same_round(after, before):  # nothing changes: no status, no history, nothing written (club-format.md "Trust")
@@ -660,11 +669,7 @@ def _check_round(
         if not 1 <= number <= len(stored.rounds):
             raise LookupError(number)
         row = stored.rounds[number - 1]
-        digest = round_digest(row)
-        if based_on is not None:
-            accepted = (based_on,) if isinstance(based_on, str) else based_on
-            if not any(hmac.compare_digest(tag.encode(), digest.encode()) for tag in accepted):
-                raise round_changed(number)
+        digest = check_based_on(row, number, based_on)
     except (Conflict, LookupError):
         db.session.rollback()  # end the transaction: release the lock
         raise

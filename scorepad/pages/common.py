@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask_babel import format_number
 from markupsafe import Markup, escape
@@ -83,3 +84,12 @@ def standings_part(game: Game, scores: Scores) -> dict[str, Any]:
         "declared": upcoming.declared if upcoming else (),
         "quota": quota,
     }
+
+
+def zone_named(name: str | None) -> ZoneInfo | None:
+    """The players' time zone (the game's ``timezone``, an IANA name), or None (times in UTC)
+    for none or one this machine does not know."""
+    try:
+        return ZoneInfo(name) if name else None
+    except (ZoneInfoNotFoundError, ValueError):
+        return None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from babel.dates import format_time
 from flask_babel import format_decimal, format_timedelta, get_locale
@@ -20,6 +20,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from ..web.qr import qr_svg
+from .common import zone_named
 
 if TYPE_CHECKING:
     from ..events import EventState, SessionState, TableState
@@ -39,11 +40,7 @@ def inline_qr(url: str) -> Markup:
 
 def zone_of(state: EventState) -> ZoneInfo | None:
     """The night's time zone (its ``timezone``), or None (times then in UTC)."""
-    name = getattr(state.spec, "timezone", None)
-    try:
-        return ZoneInfo(name) if name else None
-    except (ZoneInfoNotFoundError, ValueError):
-        return None
+    return zone_named(getattr(state.spec, "timezone", None))
 
 
 def save_time(moment: datetime | None, now: datetime, zone: ZoneInfo | None) -> dict[str, str] | None:

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from babel.dates import format_date, format_time
 from flask_babel import get_locale, ngettext
@@ -25,7 +25,7 @@ from .. import labels
 from ..scoring import Game, Round
 from ..scoring.game import declarer_of
 from ..scoring.trust import Edits, aware_utc, round_edits, shown_status
-from .common import isolated_text
+from .common import isolated_text, zone_named
 from .rounds import round_changes
 
 if TYPE_CHECKING:
@@ -44,15 +44,6 @@ MARK_WORDS = {
 ROLE_NAMES = {"scorer": _l("The scorer"), "witness": _l("The other player"), "director": _l("The director")}
 #: The actions that show someone checks the game's rounds.
 CHECKS = ("confirm", "dispute")
-
-
-def zone_named(name: str | None) -> ZoneInfo | None:
-    """The players' time zone (the game's ``timezone``, an IANA name), or None (times in UTC)
-    for none or one this machine does not know."""
-    try:
-        return ZoneInfo(name) if name else None
-    except (ZoneInfoNotFoundError, ValueError):
-        return None
 
 
 def clock(moment: datetime, zone: ZoneInfo | None) -> str:

@@ -42,7 +42,8 @@ def show(token: str):
 def render(stored: StoredGame, **links: str | None) -> str:
     """The history page of ``stored`` with ``links``: ``token`` (the view token: the board's
     link) and ``scorer_token``, or ``witness_token`` (the confirm token: back to its page)."""
-    page = history_page(stored.to_game(), history.game_history(stored), stored.timezone)
+    rows = history.game_history(stored)
+    page = history_page(stored.to_game(), rows, stored.timezone)
     page.update({"stored": stored, "token": None, "scorer_token": None, "witness_token": None, **links})
-    page["trust"] = trust_of(stored)  # the rounds changed since recorded, at the top
+    page["trust"] = trust_of(stored, rows)  # the rounds changed since recorded, at the top
     return render_template("history/show.html", **page)

@@ -23,7 +23,8 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from .. import history, services
-from ..pages.history import sheet_notes, trust_part, zone_named
+from ..pages.common import zone_named
+from ..pages.history import sheet_notes
 from ..pages.sheet import sheet_csv, sheet_page
 from ..services import StoredGame  # the stored game's type only: views reach the tables through services
 from ..web import pdf_render
@@ -32,6 +33,7 @@ from ..web.errors import error_response
 from ..web.loaders import any_game, game_to_read
 from ..web.pdf_cache import Busy, sheet_pdf
 from ..web.recent import recent_tokens, remember
+from ..web.trust import trust_of
 
 bp = Blueprint("sheet", __name__, url_prefix="/s")
 
@@ -71,10 +73,9 @@ def sheet_context(stored: StoredGame, blank: bool) -> dict[str, Any]:
     page = sheet_page(game, blank, services.saved_notes(game.preset.id))
     trust, footnotes = None, []
     if not blank:
-        rows, statuses = history.game_history(stored), history.statuses(stored)
-        zone = zone_named(stored.timezone)
-        trust = trust_part(stored.confirmation, statuses, rows, zone)
-        footnotes = sheet_notes(game, stored.confirmation, statuses, rows, zone)
+        rows = history.game_history(stored)
+        trust = trust_of(stored, rows)
+        footnotes = sheet_notes(game, stored.confirmation, history.statuses(stored), rows, zone_named(stored.timezone))
     page.update(
         {
             "stored": stored,

@@ -3,14 +3,21 @@ scorer's page, the history page and the sheet."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from .. import history
-from ..pages.history import Trust, trust_part, zone_named
+from ..pages.common import zone_named
+from ..pages.history import Trust, trust_part
 from ..services import StoredGame
 
+if TYPE_CHECKING:
+    from ..models import StoredHistory
 
-def trust_of(stored: StoredGame) -> Trust:
+
+def trust_of(stored: StoredGame, rows: Sequence[StoredHistory] | None = None) -> Trust:
     """The marks of a stored game's rounds (:func:`scorepad.pages.history.trust_part`), its
-    history and statuses read through :mod:`scorepad.history`: what the board, the scorer's
-    page and the sheet show."""
-    rows = history.game_history(stored)
+    history (``rows``, when the caller read it already) and statuses read through
+    :mod:`scorepad.history`: what the board, the scorer's page, the history page and the sheet show."""
+    rows = history.game_history(stored) if rows is None else rows
     return trust_part(stored.confirmation, history.statuses(stored), rows, zone_named(stored.timezone))
