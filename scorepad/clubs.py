@@ -284,6 +284,16 @@ def club_seats(document: Any, club: StoredClub | None, count: int) -> ClubSeats 
     return ClubSeats(club, members, tuple(rows))
 
 
+def club_fields(club_id: int | None, members: Sequence[str | None] | None) -> dict[str, Any]:
+    """A club game's or night's ``club`` (the club's id) and ``members`` (a member id or None
+    per player, as it was started: merges do not rewrite them) for its export (club-format.md
+    "Game document additions"); {} for one of no club."""
+    if club_id is None:
+        return {}
+    club = db.session.get(StoredClub, club_id)
+    return {"club": club.public_id if club else None, "members": list(members or [])}
+
+
 def attach_game(stored: StoredGame, seats: ClubSeats, game: Game) -> None:
     """Make ``stored`` (added to the session) a game of ``seats.club`` with its members, and
     write its results (:func:`refresh_results`). Not committed."""
