@@ -65,6 +65,8 @@ STYLE = Style(
     colors=LIGHT_COLOURS,
     guide_stroke_dasharray="2,3",
     major_guide_stroke_dasharray="2,3",
+    guide_stroke_color="#d0d7de",
+    major_guide_stroke_color="#8c959f",
 )
 
 
@@ -75,6 +77,7 @@ def _scheme_css() -> str:
         ".pygal-chart,.graph>.background,.plot>.background{fill:#1a1f26;background-color:#1a1f26}"
         ".graph,.title,.legends .legend text,.axis text,.axis text.major,text.no_data{fill:#e8ebef}"
         ".axis .line,.axis .major.line{stroke:#a3adb8}.axis .guide.line{stroke:#39424d}"
+        ".axis .major.guide.line{stroke:#57606a}"
         f"{series}}}"
     )
 
@@ -102,6 +105,36 @@ def _sparse(labels: Sequence[str], most: int = 10) -> dict[str, object]:
     return {"x_labels_major_every": math.ceil(len(labels) / most), "show_minor_x_labels": False}
 
 
+#: The legend's sample of a series' line: its length (the legend's square is 12), in the SVG's units.
+LEGEND_LINE = 24
+
+
+def _legend_line(legend: ElementTree.Element) -> None:
+    """In a legend entry of pygal's (a ``g.legend``: a coloured square, then the series' name), the
+    square made a short stretch of the series' line, with its dash pattern, and the name moved
+    after it: the legend then tells the series apart without colour, as the lines do."""
+    if "legend" not in (legend.get("class") or "").split():
+        return
+    children = list(legend)
+    square = next((c for c in children if str(c.tag).endswith("rect")), None)
+    if square is None or "color-" not in (square.get("class") or ""):
+        return
+    series = int((square.get("class") or "").split()[0].removeprefix("color-"))
+    x, y = float(square.get("x", 0)), float(square.get("y", 0)) + float(square.get("height", 0)) / 2
+    line = ElementTree.Element(str(square.tag).replace("rect", "path"))
+    line.attrib.update(
+        {"d": f"M{x:g} {y:g}h{LEGEND_LINE}", "class": f"color-{series}", "fill": "none", "stroke-width": "3"}
+    )
+    if DASHES[series % len(DASHES)]:
+        line.set("stroke-dasharray", DASHES[series % len(DASHES)])
+    legend.insert(children.index(square), line)
+    legend.remove(square)
+    shift = LEGEND_LINE - float(square.get("width", 0))
+    for text in legend.iter():
+        if str(text.tag).endswith("text") and text.get("x"):
+            text.set("x", f"{float(text.get('x', 0)) + shift:g}")
+
+
 def _finish(description: str) -> Callable[[ElementTree.Element], ElementTree.Element]:
     """pygal's XML filter (``add_xml_filter``) that finishes a chart's document: pygal's inline
     ``<script>`` (its tooltip settings, written even with ``js=[]``) and comments taken out, the
@@ -115,6 +148,8 @@ def _finish(description: str) -> Callable[[ElementTree.Element], ElementTree.Ele
                     parent.remove(child)  # a comment (its tag is a function) or a script
         if not root.get("id"):
             root.attrib.pop("id", None)
+        for legend in list(root.iter()):
+            _legend_line(legend)
         for index, child in enumerate(root):
             if isinstance(child.tag, str) and child.tag.rpartition("}")[2] == "title":
                 desc = ElementTree.Element(child.tag.replace("title", "desc"))
@@ -154,10 +189,11 @@ def _chart(title: str, x_title: str, y_title: str, formatter: Callable[[float], 
         "disable_xml_declaration": True,
         "legend_at_bottom": True,
         "legend_at_bottom_columns": 2,
-        "truncate_legend": 18,
+        "truncate_legend": 16,
         "dots_size": 2.5,
         "value_formatter": formatter,
         "margin": 6,
+        "margin_bottom": 14,
         "spacing": 8,
         "print_values": False,
         "show_y_guides": True,
