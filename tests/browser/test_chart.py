@@ -4,6 +4,7 @@ chart page shows it large beside its table. Screenshots (tests/screenshots/): th
 light and dark mode, the printable page in light and dark mode."""
 
 import json
+import re
 import urllib.request
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from playwright.sync_api import expect
 
 from scorepad import services
 from scorepad.extensions import db
+from tests.conftest import SCREENSHOTS
 
 EXAMPLE = json.loads((Path(__file__).parent.parent / "data" / "examples" / "tournament-full.json").read_text())
 ROUNDS = EXAMPLE["game"]["rounds"]
@@ -91,3 +93,22 @@ def test_the_scorer_page_shows_the_chart(live_server, phone, game):
     image = phone.locator("#chart img")
     image.scroll_into_view_if_needed()
     phone.wait_for_function(LOADED, arg=image.element_handle())
+
+
+def test_the_printable_chart_of_a_whole_game_prints_on_one_page(live_server, browser, app):
+    """28 rounds: the chart and its table side by side on one A4 page, in dark mode too (print is
+    black on white)."""
+    with app.app_context():
+        stored, _ = services.create_game(EXAMPLE["game"])
+        view = stored.view_token
+        db.session.remove()
+    context = browser.new_context(color_scheme="dark")
+    page = context.new_page()
+    page.goto(f"{live_server}/b/{view}/chart")
+    page.wait_for_function(LOADED, arg=page.locator(".chart-large img").element_handle())
+    page.emulate_media(media="print")
+    page.screenshot(path=SCREENSHOTS / "chart-page-print.png", full_page=True)
+    pdf = page.pdf(prefer_css_page_size=True)
+    context.close()
+    assert len(re.findall(rb"/Type\s*/Page(?!s)", pdf)) == 1
+    assert re.search(rb"/Count\s+1\b", pdf)
