@@ -13,7 +13,9 @@ from playwright.sync_api import expect
 
 from scorepad import services
 from scorepad.extensions import db
+from scorepad.scoring import BUILTIN, preset_to_dict
 from tests.conftest import SCREENSHOTS
+from tests.extremes import LONG_NAMES, LONG_TITLE, full_game
 
 EXAMPLE = json.loads((Path(__file__).parent.parent / "data" / "examples" / "tournament-full.json").read_text())
 ROUNDS = EXAMPLE["game"]["rounds"]
@@ -112,3 +114,18 @@ def test_the_printable_chart_of_a_whole_game_prints_on_one_page(live_server, bro
     context.close()
     assert len(re.findall(rb"/Type\s*/Page(?!s)", pdf)) == 1
     assert re.search(rb"/Count\s+1\b", pdf)
+
+
+def test_long_names_and_a_long_title_fit_the_chart(live_server, phone, app, screenshot_dir):
+    """Names of 40 characters (Latin, Arabic, Hebrew) and an 80-character title: the legend cuts
+    the names (their whole text in a tooltip), the title stays in the image."""
+    doc = full_game(LONG_NAMES, preset_to_dict(BUILTIN["tournament"]), title=LONG_TITLE)
+    with app.app_context():
+        stored, _ = services.create_game(doc)
+        view = stored.view_token
+        db.session.remove()
+    phone.goto(f"{live_server}/b/{view}")
+    figure = phone.locator("#chart")
+    figure.scroll_into_view_if_needed()
+    phone.wait_for_function(LOADED, arg=figure.locator("img").element_handle())
+    figure.screenshot(path=screenshot_dir / "chart-board-long-names.png")
