@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from . import clubs
 from .extensions import db
 from .models import StoredGame, StoredHistory, aware_utc
 from .scoring import export_game
@@ -77,6 +78,7 @@ def export_stored(stored: StoredGame, *, with_history: bool = True) -> dict[str,
     ``status`` and, with ``with_history``, the game's ``history`` (oldest first, as
     :func:`entry_export`). An import ignores both (scoring.document.parse_game)."""
     doc = export_game(stored.to_game(), statuses=statuses(stored))
+    doc.update(clubs.club_fields(stored.club_id, stored.members))
     if with_history:
         doc["history"] = history_export(stored)
     return doc
