@@ -89,12 +89,15 @@ def test_the_printable_chart_page(live_server, phone, game, screenshot_dir):
     assert refused == []
 
 
-def test_the_scorer_page_shows_the_chart(live_server, phone, game):
+def test_the_scorer_page_shows_the_chart(live_server, phone, game, screenshot_dir):
     _game_id, edit, _view = game
     phone.goto(f"{live_server}/g/{edit}")
     image = phone.locator("#chart img")
     image.scroll_into_view_if_needed()
     phone.wait_for_function(LOADED, arg=image.element_handle())
+    phone.emulate_media(color_scheme="dark")
+    phone.wait_for_function(LOADED, arg=image.element_handle())
+    phone.screenshot(path=screenshot_dir / "chart-scorer-dark.png")
 
 
 def test_the_printable_chart_of_a_whole_game_prints_on_one_page(live_server, browser, app):
