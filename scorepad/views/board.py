@@ -32,7 +32,7 @@ bp = Blueprint("board", __name__, url_prefix="/b")
 #: Seconds between two polls of the live fragment.
 POLL_SECONDS = 3
 #: Bumped when the fragment's markup changes, so browsers drop fragments cached before.
-FRAGMENT_VERSION = "3"
+FRAGMENT_VERSION = "4"  # 4: the running totals chart (issue 16)
 LAYOUTS = ("board", "screen")
 
 
