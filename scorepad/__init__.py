@@ -63,6 +63,7 @@ def create_app(config=None) -> Flask:
         api_presets,
         board,
         card,
+        charts,
         confirm,
         director,
         games,
@@ -78,6 +79,7 @@ def create_app(config=None) -> Flask:
     for blueprint in (games.bp, rounds.bp, presets.bp, board.bp, sheet.bp, pwa.bp, language.bp, api.bp, api_presets.bp):
         app.register_blueprint(blueprint)
     app.register_blueprint(card.bp)  # the result card to share, /b/<token>/card.png
+    app.register_blueprint(charts.bp)  # issue 16: the running totals chart, /b/<token>/chart.svg and /chart
     # Club nights (issue 14): the API, the director's pages (/d/<token>) and the public ones (/n/<token>).
     for blueprint in (api_events.bp, director.bp, night.bp):
         app.register_blueprint(blueprint)
