@@ -64,6 +64,7 @@ def create_app(config=None) -> Flask:
         board,
         card,
         charts,
+        club,
         confirm,
         director,
         games,
@@ -80,6 +81,7 @@ def create_app(config=None) -> Flask:
         app.register_blueprint(blueprint)
     app.register_blueprint(card.bp)  # the result card to share, /b/<token>/card.png
     app.register_blueprint(charts.bp)  # issue 16: the running totals chart, /b/<token>/chart.svg and /chart
+    app.register_blueprint(club.bp)  # issue 16: a club's pages, /clubs/new and /k/<admin or view token>
     # Club nights (issue 14): the API, the director's pages (/d/<token>) and the public ones (/n/<token>).
     for blueprint in (api_events.bp, director.bp, night.bp):
         app.register_blueprint(blueprint)

@@ -22,7 +22,8 @@ from ..scoring.presets import CONTRACT_DEFAULTS
 from .sheet import csv_cell
 
 if TYPE_CHECKING:
-    from ..scoring.club import LadderEntry, MemberGame, MemberStats, Rival
+    from ..clubs import MemberRating, MemberRow
+    from ..scoring.club import LadderEntry, LadderRules, MemberGame, MemberStats, Rival
 
 #: The club page shows the ladder's first lines (a link leads to the whole ladder).
 LADDER_TOP = 5
@@ -44,8 +45,9 @@ def fixed_text(value: float | Decimal, digits: int = 1) -> str:
 
 
 def score_text(score: int | Fraction) -> str:
-    """A ladder score: points (a whole number) or places (halves: 7.5) in the page's notation."""
-    return decimal_text(score, 1)
+    """A ladder score: points (a whole number, a true minus sign: −12) or places (halves: 7.5)
+    in the page language's notation."""
+    return f"−{decimal_text(-score, 1)}" if score < 0 else decimal_text(score, 1)
 
 
 def score_value(score: int | Fraction) -> int | float:
@@ -84,10 +86,10 @@ def game_rows(history: Sequence[MemberGame], shown: int = LAST_GAMES) -> list[Me
     return list(reversed(history[:shown]))
 
 
-def rating_part(rating: Any) -> dict[str, Any]:
+def rating_part(rating: MemberRating) -> dict[str, Any]:
     """The rating as the page shows it: ``mu``, ``sigma`` and ``ordinal`` as text (one decimal),
-    ``updating`` and ``history`` (each point: date, game id and the three values as text),
-    oldest first."""
+    ``updating`` and ``history``: after each rated game, oldest first, its ``date``,
+    ``game_id`` and the three values as text."""
     return {
         "mu": fixed_text(rating.mu),
         "sigma": fixed_text(rating.sigma),
@@ -95,18 +97,18 @@ def rating_part(rating: Any) -> dict[str, Any]:
         "updating": rating.updating,
         "history": [
             {
-                "date": day,
-                "game_id": game_id,
-                "mu": fixed_text(mu),
-                "sigma": fixed_text(sigma),
-                "ordinal": fixed_text(ordinal),
+                "date": point.date,
+                "game_id": point.game_id,
+                "mu": fixed_text(point.mu),
+                "sigma": fixed_text(point.sigma),
+                "ordinal": fixed_text(point.ordinal),
             }
-            for day, game_id, mu, sigma, ordinal in rating.history
+            for point in rating.history
         ],
     }
 
 
-def member_page(stats: MemberStats, rating: Any, names: Mapping[str, str]) -> dict[str, Any]:
+def member_page(stats: MemberStats, rating: MemberRating, names: Mapping[str, str]) -> dict[str, Any]:
     """A member's page's template variables: ``stats`` (the engine's
     :class:`~scorepad.scoring.club.MemberStats`), ``average`` (text, or None with no games),
     ``contracts`` (:func:`contract_rows`), ``nemesis`` and ``victim`` (:func:`rival_part`),
@@ -122,29 +124,31 @@ def member_page(stats: MemberStats, rating: Any, names: Mapping[str, str]) -> di
     }
 
 
-def rating_points(rating: Any) -> list[tuple[str, float, float]]:
+def rating_points(rating: MemberRating, date_text: Callable[[date], str]) -> list[tuple[str, float, float]]:
     """The rating chart's points (:func:`scorepad.web.charts.rating_svg`): per rated game,
-    oldest first, its date as a label, μ and the ordinal."""
-    return [(day.isoformat(), mu, ordinal) for day, _game, mu, _sigma, ordinal in rating.history]
+    oldest first, its date as the page writes it (``date_text``), μ and the ordinal."""
+    return [(date_text(point.date), point.mu, point.ordinal) for point in rating.history]
 
 
-def results_points(history: Sequence[MemberGame]) -> list[tuple[str, int]]:
+def results_points(history: Sequence[MemberGame], date_text: Callable[[date], str]) -> list[tuple[str, int]]:
     """The result-per-game chart's points (:func:`scorepad.web.charts.results_svg`): the
-    latest :data:`LAST_GAMES` games, oldest first, each its date and the member's final."""
-    return [(game.date.isoformat(), game.final) for game in game_rows(history)]
+    latest :data:`LAST_GAMES` games, oldest first, each its date as the page writes it
+    (``date_text``) and the member's final (points)."""
+    return [(date_text(game.date), game.final) for game in game_rows(history)]
 
 
-def overview_rows(rows: Sequence[Any]) -> list[dict[str, Any]]:
-    """The club page's members table: per member (the services' rows: id, name, games, wins,
-    average, ordinal) the values, the average and the ordinal as text."""
+def overview_rows(rows: Sequence[MemberRow]) -> list[dict[str, Any]]:
+    """The club page's members table: per member (:class:`scorepad.clubs.MemberRow`) its ``id``,
+    ``name``, ``games`` and ``wins``, the ``average`` and the rating's ``ordinal`` as text (None
+    before any game, before any complete game)."""
     return [
         {
-            "id": row.id,
-            "name": row.name,
+            "id": row.member.public_id,
+            "name": row.member.name,
             "games": row.games,
             "wins": row.wins,
             "average": None if row.average is None else decimal_text(row.average, 2),
-            "ordinal": fixed_text(row.ordinal),
+            "ordinal": None if row.ordinal is None else fixed_text(row.ordinal),
         }
         for row in rows
     ]
@@ -163,15 +167,15 @@ def ladder_rows(entries: Sequence[LadderEntry]) -> list[dict[str, Any]]:
     return rows
 
 
-def ladder_rules_text(rules: Mapping[str, Any], date_text: Callable[[date], str]) -> dict[str, Any]:
+def ladder_rules_text(rules: LadderRules, date_text: Callable[[date], str]) -> dict[str, Any]:
     """The ladder's rules for its heading: ``best``, ``min_games``, ``by`` and the season's
     ``start`` and ``end`` as text (``date_text``), None when open."""
     return {
-        "best": rules["best"],
-        "min_games": rules["min_games"],
-        "by": rules["by"],
-        "start": date_text(date.fromisoformat(rules["from"])) if rules.get("from") else None,
-        "end": date_text(date.fromisoformat(rules["to"])) if rules.get("to") else None,
+        "best": rules.best,
+        "min_games": rules.min_games,
+        "by": rules.by,
+        "start": date_text(rules.start) if rules.start else None,
+        "end": date_text(rules.end) if rules.end else None,
     }
 
 

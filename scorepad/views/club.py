@@ -23,7 +23,7 @@ from flask_babel import gettext as _
 from .. import clubs, events, services
 from ..club_forms import ClubNightForm, MemberForm, MergeForm, NewClubForm, RenameForm
 from ..forms import NewGameForm
-from ..i18n import error_text
+from ..i18n import engine_text, error_text
 from ..pages.board import board_page
 from ..pages.club import (
     LADDER_TOP,
@@ -75,9 +75,14 @@ def member_pairs(club: clubs.StoredClub) -> list[tuple[str, str]]:
     return [(member.public_id, member.name) for member in clubs.club_members(club)]
 
 
-def rules_of(club: clubs.StoredClub) -> dict[str, Any]:
-    """The club's ladder rules for a heading (:func:`scorepad.pages.club.ladder_rules_text`)."""
-    return ladder_rules_text(clubs.ladder_rules(club), lambda day: format_date(day, "long"))
+def long_date(day: date) -> str:
+    """A date as a heading writes it, in the page's language (3 December 2026)."""
+    return str(format_date(day, "long"))
+
+
+def short_date(day: date) -> str:
+    """A date as a chart's axis writes it, in the page's language (03/12/2026)."""
+    return str(format_date(day, "short"))
 
 
 def member_url_of(token: str):
@@ -114,13 +119,14 @@ def club_context(club: clubs.StoredClub, token: str, admin: bool, **forms: Any) 
     and, for the admin, the members' forms (one given with its errors is kept) and the view
     link with its QR code."""
     pairs = member_pairs(club)
+    rules, entries = clubs.club_ladder(club)
     context: dict[str, Any] = {
         "club": club,
         "token": token,
         "admin": admin,
         "members": overview_rows(clubs.club_overview(club)),
-        "ladder_top": ladder_rows(clubs.club_ladder(club)[:LADDER_TOP]),
-        "rules": rules_of(club),
+        "ladder_top": ladder_rows(entries[:LADDER_TOP]),
+        "rules": ladder_rules_text(rules, long_date),
         "member_url": member_url_of(token),
         "message": forms.get("message"),
     }
@@ -209,17 +215,17 @@ def merge(token: str):
         elif source.id == target.id:
             form.form_errors.append(_("Choose two different members."))
         elif form.confirmed.data != "yes":
-            games = {row.id: row.games for row in clubs.club_overview(club)}
+            games = {row.member.id: row.games for row in clubs.club_overview(club)}
             sides = {
-                key: {"id": m.public_id, "name": m.name, "games": games.get(m.public_id, 0)}
+                key: {"id": m.public_id, "name": m.name, "games": games.get(m.id, 0)}
                 for key, m in (("source", source), ("target", target))
             }
             return render_template("club/merge.html", club=club, token=token, form=form, **sides)
         else:
             try:
                 clubs.merge_members(club, source, target)
-            except services.Conflict as exc:
-                form.form_errors.append(error_text(exc))
+            except clubs.MemberConflict as exc:
+                form.form_errors.append(engine_text(exc.message, **exc.params))
                 return refused(club, token, 409, merge_form=form)
             flash(
                 _(
@@ -251,9 +257,8 @@ def member(token: str, member_id: str):
     found = member_of(club, member_id)
     if found.public_id != member_id:
         return redirect(url_for("club.member", token=token, member_id=found.public_id), 303)
-    stats, rating = clubs.member_stats(club, found)
-    names = dict(member_pairs(club))
-    context = member_page(stats, rating, names)
+    stats = clubs.member_statistics(club, found)
+    context = member_page(stats, clubs.member_rating(club, found), clubs.member_names(club))
     return render_template(
         "club/member.html", club=club, token=token, admin=admin, name=found.name, member_id=found.public_id, **context
     )
@@ -270,16 +275,16 @@ def svg_answer(body: bytes) -> Response:
 def rating_chart(token: str, member_id: str):
     """The member's rating after each rated game (μ and the ordinal), as an SVG chart."""
     club, _admin = club_of(token)
-    _stats, rating = clubs.member_stats(club, member_of(club, member_id))
-    return svg_answer(rating_svg(rating_points(rating)))
+    rating = clubs.member_rating(club, member_of(club, member_id))
+    return svg_answer(rating_svg(rating_points(rating, short_date)))
 
 
 @bp.get("/k/<token>/m/<member_id>/results.svg")
 def results_chart(token: str, member_id: str):
     """The member's points in each of their latest games, as an SVG chart."""
     club, _admin = club_of(token)
-    stats, _rating = clubs.member_stats(club, member_of(club, member_id))
-    return svg_answer(results_svg(results_points(stats.history)))
+    stats = clubs.member_statistics(club, member_of(club, member_id))
+    return svg_answer(results_svg(results_points(stats.history, short_date)))
 
 
 # -- a club game, read-only -------------------------------------------------------------------------
@@ -294,7 +299,8 @@ def game(token: str, game_id: int):
     if stored is None:
         abort(404)
     context = board_page(stored.to_game(), "board")
-    seats = clubs.game_members(club, stored)
+    names = clubs.member_names(club)
+    seats = [{"id": mid, "name": names[mid]} if mid in names else None for mid in stored.members or [None] * 4]
     return render_template(
         "club/game.html", club=club, token=token, stored=stored, trust=trust_of(stored), members=seats, **context
     )
@@ -307,13 +313,14 @@ def game(token: str, game_id: int):
 def ladder(token: str):
     """The season ladder, printable on one page (60 members fit)."""
     club, admin = club_of(token)
+    rules, entries = clubs.club_ladder(club)
     return render_template(
         "club/ladder.html",
         club=club,
         token=token,
         admin=admin,
-        rows=ladder_rows(clubs.club_ladder(club)),
-        rules=rules_of(club),
+        rows=ladder_rows(entries),
+        rules=ladder_rules_text(rules, long_date),
         member_url=member_url_of(token),
         today=services.clock().date(),
     )
@@ -323,8 +330,9 @@ def ladder(token: str):
 def ladder_download(token: str):
     """The ladder as CSV (:func:`scorepad.pages.club.ladder_csv`)."""
     club, _admin = club_of(token)
-    body = ladder_csv(clubs.club_ladder(club)).encode("utf-8-sig")
-    return send_download(body, "text/csv", f"{date.today().isoformat()} {club.name} ladder.csv")
+    _rules, entries = clubs.club_ladder(club)
+    body = ladder_csv(entries).encode("utf-8-sig")
+    return send_download(body, "text/csv", f"{services.clock().date().isoformat()} {club.name} ladder.csv")
 
 
 # -- a game or a club night for the club ------------------------------------------------------------
