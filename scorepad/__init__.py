@@ -59,6 +59,7 @@ def create_app(config=None) -> Flask:
     from . import cli, models  # noqa: F401, PLC0415 (flaskr's pattern; see above)
     from .views import (  # noqa: PLC0415 (flaskr's pattern; see above)
         api,
+        api_clubs,
         api_events,
         api_presets,
         board,
@@ -81,12 +82,14 @@ def create_app(config=None) -> Flask:
         app.register_blueprint(blueprint)
     app.register_blueprint(card.bp)  # the result card to share, /b/<token>/card.png
     app.register_blueprint(charts.bp)  # issue 16: the running totals chart, /b/<token>/chart.svg and /chart
-    app.register_blueprint(club.bp)  # issue 16: a club's pages, /clubs/new and /k/<admin or view token>
     # Club nights (issue 14): the API, the director's pages (/d/<token>) and the public ones (/n/<token>).
     for blueprint in (api_events.bp, director.bp, night.bp):
         app.register_blueprint(blueprint)
     # Issue 15: the witness's page (/c/<confirm token>) and the game's record of changes (/h/<token>).
     for blueprint in (confirm.bp, confirm.scorer_bp, history.bp):
+        app.register_blueprint(blueprint)
+    # Issue 16: clubs, their members, statistics, ladder and rating: the API and the pages (/k/<token>).
+    for blueprint in (api_clubs.bp, club.bp):
         app.register_blueprint(blueprint)
     cli.register(app)
 

@@ -87,7 +87,7 @@ def short_date(day: date) -> str:
 
 def member_url_of(token: str):
     """A member's page URL under ``token``, for the templates: ``member_url(member id)``."""
-    return lambda member_id: url_for("club.member", token=token, member_id=member_id)
+    return lambda member_id: url_for("club.member_page", token=token, member_id=member_id)
 
 
 # -- a new club ---------------------------------------------------------------------------------
@@ -250,13 +250,13 @@ def member_of(club: clubs.StoredClub, member_id: str) -> clubs.StoredMember:
 
 
 @bp.get("/k/<token>/m/<member_id>")
-def member(token: str, member_id: str):
+def member_page(token: str, member_id: str):
     """A member's page: the spec's statistics, the rating and its chart, the result per game
     and the last games. A merged member's old id moves to the member it became (303)."""
     club, admin = club_of(token)
     found = member_of(club, member_id)
     if found.public_id != member_id:
-        return redirect(url_for("club.member", token=token, member_id=found.public_id), 303)
+        return redirect(url_for("club.member_page", token=token, member_id=found.public_id), 303)
     stats = clubs.member_statistics(club, found)
     context = member_page(stats, clubs.member_rating(club, found), clubs.member_names(club))
     return render_template(
@@ -310,7 +310,7 @@ def game(token: str, game_id: int):
 
 
 @bp.get("/k/<token>/ladder")
-def ladder(token: str):
+def ladder_page(token: str):
     """The season ladder, printable on one page (60 members fit)."""
     club, admin = club_of(token)
     rules, entries = clubs.club_ladder(club)
