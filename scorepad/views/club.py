@@ -326,7 +326,7 @@ def ladder_page(token: str):
     )
 
 
-@bp.get("/k/<token>/ladder.csv")
+@bp.get("/k/<token>/ladder.csv", endpoint="ladder_csv")
 def ladder_download(token: str):
     """The ladder as CSV (:func:`scorepad.pages.club.ladder_csv`)."""
     club, _admin = club_of(token)
