@@ -20,6 +20,7 @@ Flask-Babel, so the functions run inside a request or an app context with a loca
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Sequence
 from xml.etree import ElementTree
 
@@ -29,6 +30,11 @@ from flask_babel import gettext as _
 from pygal.style import Style
 
 from ..pages.common import signed
+
+# pygal appends to sys.meta_path a finder for its map plugins (pygal.maps.*, unused here) that has
+# only the import API Python 3.4 replaced (find_module, no find_spec): every import that fails after
+# it (an optional module tried by a library) then warns (ImportWarning). Taken out again.
+sys.meta_path[:] = [finder for finder in sys.meta_path if not isinstance(finder, pygal.PluginImportFixer)]
 
 #: The app's type (static/css/app.css ``--font``).
 FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Liberation Sans", sans-serif'
