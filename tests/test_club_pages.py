@@ -99,8 +99,8 @@ def club(client) -> dict:
 
 
 def text_of(html: str) -> str:
-    """The text of some HTML: tags dropped, whitespace collapsed."""
-    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+    """The text of some HTML: tags dropped, whitespace collapsed (none before a comma or a colon)."""
+    return re.sub(r" ([,:])", r"\1", " ".join(re.sub(r"<[^>]+>", " ", html).split()))
 
 
 def row_of(html: str, name: str) -> list[str]:
@@ -184,8 +184,8 @@ def test_a_members_page_shows_the_statistics_worked_by_hand(client, club):
     assert "Received 2" in doubles  # Beth doubled Anne in games 1 and 2
     assert "Net −6" in doubles
     # Cath took 12 from Anne (game 1); Anne won 12 from Beth in game 2 after losing 6 to her in game 1: net 6.
-    assert "Nemesis : Cath, took 12 points from Anne through doubles" in doubles
-    assert "Favourite victim : Beth, gave 6 points to Anne through doubles" in doubles
+    assert "Nemesis: Cath, took 12 points from Anne through doubles" in doubles
+    assert "Favourite victim: Beth, gave 6 points to Anne through doubles" in doubles
 
 
 def test_a_members_page_shows_the_rating_as_openskill_gives_it_and_its_history(client, club):
@@ -291,9 +291,9 @@ def test_the_ladder_page_ranks_the_qualified_first_then_the_others(client, club)
 def test_a_ladder_by_places_scores_halves(client):
     made = new_club(client, by="places", best=2, min_games=1)
     members = add_members(client, made, "Anne", "Beth", "Cath", "Diana")
-    club_game(client, made, members, ["Emma", "Anne", "Beth", "Cath"][1:] + ["Diana"], "2026-03-08", GAME_2)
-    # Anne 0, Beth −36, Cath −30, Diana −30 (seats as game 2's): Anne beats 3; Cath and Diana beat
-    # Beth and tie each other: 1.5 each; Beth 0.
+    club_game(client, made, members, ["Cath", "Anne", "Beth", "Diana"], "2026-03-08", GAME_2)
+    # Game 2's finals by seat: Cath −30, Anne 0, Beth −36, Diana −30. Anne beats 3; Cath and
+    # Diana beat Beth and tie each other: 1 + ½ each; Beth 0.
     rows = list(csv.reader(io.StringIO(client.get(f"/k/{made['view_token']}/ladder.csv").data.decode("utf-8-sig"))))
     assert rows[1:] == [
         ["1", "Anne", "1", "1", "3", "yes"],
@@ -350,7 +350,7 @@ def test_a_new_club_through_the_form_lands_on_its_admin_page_saying_to_keep_the_
     assert "Keep this page’s link: it is the club’s admin link" in html
     assert "Best 8 results count; 3 games to qualify." in text_of(html)
     assert "places" in text_of(section(html, "ladder-top"))
-    assert "Season: 1 January 2026 to 31 December 2026." in text_of(html)
+    assert "Season: January 1, 2026 to December 31, 2026." in text_of(html)
 
 
 @pytest.mark.parametrize(

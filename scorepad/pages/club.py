@@ -31,23 +31,30 @@ LADDER_TOP = 5
 LAST_GAMES = 30
 
 
+def _true_minus(value: float | Decimal | Fraction, pattern: str) -> str:
+    """``value`` by the Babel ``pattern`` in the page language's notation, a negative one with a
+    true minus sign (U+2212), as the pages write points."""
+    number = float(value) if isinstance(value, Fraction) else value
+    text = str(format_decimal(abs(number), format=pattern))
+    return f"−{text}" if number < 0 and text.strip("0.,\u00a0\u202f ") else text
+
+
 def decimal_text(value: float | Decimal | Fraction, digits: int = 1) -> str:
     """A number with ``digits`` decimals at most, in the page language's notation (12.5,
-    12,5; whole ones without a fraction): ratings, averages, a ladder's places."""
-    pattern = "#,##0." + "#" * digits if digits else "#,##0"
-    return str(format_decimal(float(value) if isinstance(value, Fraction) else value, format=pattern))
+    12,5, −3; whole ones without a fraction): averages, a ladder's places."""
+    return _true_minus(value, "#,##0." + "#" * digits if digits else "#,##0")
 
 
 def fixed_text(value: float | Decimal, digits: int = 1) -> str:
-    """A number with exactly ``digits`` decimals in the page language's notation (27.0, 4.2):
-    the rating's μ, σ and ordinal, so that their columns line up."""
-    return str(format_decimal(value, format="#,##0." + "0" * digits))
+    """A number with exactly ``digits`` decimals in the page language's notation (27.0, 4.2,
+    −0.3): the rating's μ, σ and ordinal, so that their columns line up."""
+    return _true_minus(value, "#,##0." + "0" * digits)
 
 
 def score_text(score: int | Fraction) -> str:
-    """A ladder score: points (a whole number, a true minus sign: −12) or places (halves: 7.5)
-    in the page language's notation."""
-    return f"−{decimal_text(-score, 1)}" if score < 0 else decimal_text(score, 1)
+    """A ladder score: points (a whole number: −12) or places (halves: 7.5) in the page
+    language's notation."""
+    return decimal_text(score, 1)
 
 
 def score_value(score: int | Fraction) -> int | float:

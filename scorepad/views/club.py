@@ -30,7 +30,7 @@ from ..pages.club import (
     ladder_csv,
     ladder_rows,
     ladder_rules_text,
-    member_page,
+    member_page as member_figures,
     overview_rows,
     rating_points,
     results_points,
@@ -258,7 +258,7 @@ def member_page(token: str, member_id: str):
     if found.public_id != member_id:
         return redirect(url_for("club.member_page", token=token, member_id=found.public_id), 303)
     stats = clubs.member_statistics(club, found)
-    context = member_page(stats, clubs.member_rating(club, found), clubs.member_names(club))
+    context = member_figures(stats, clubs.member_rating(club, found), clubs.member_names(club))
     return render_template(
         "club/member.html", club=club, token=token, admin=admin, name=found.name, member_id=found.public_id, **context
     )
