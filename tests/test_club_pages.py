@@ -60,7 +60,9 @@ def add_members(client, club: dict, *names: str) -> dict[str, str]:
     """Add members through the API: name → member id."""
     ids = {}
     for name in names:
-        response = client.post(f"{API}/clubs/{club['id']}/members", json={"name": name}, headers=auth(club["admin_token"]))
+        response = client.post(
+            f"{API}/clubs/{club['id']}/members", json={"name": name}, headers=auth(club["admin_token"])
+        )
         assert response.status_code == 201, response.json
         ids[name] = response.json["id"]
     return ids
@@ -125,7 +127,10 @@ def openskill_ordinals() -> dict[str, float]:
     """The members' ordinals (μ − 3σ) after games 1 and 2, from openskill itself (game 3 is not complete)."""
     model = PlackettLuce()
     ratings = {name: model.rating() for name in ("Anne", "Beth", "Cath", "Diana", "Emma")}
-    for players, ranks in ((["Anne", "Beth", "Cath", "Diana"], [4, 2, 1, 3]), (["Emma", "Anne", "Beth", "Cath"], [2, 1, 4, 2])):
+    for players, ranks in (
+        (["Anne", "Beth", "Cath", "Diana"], [4, 2, 1, 3]),
+        (["Emma", "Anne", "Beth", "Cath"], [2, 1, 4, 2]),
+    ):
         rated = model.rate([[ratings[p]] for p in players], ranks=ranks)
         for player, team in zip(players, rated, strict=True):
             ratings[player] = team[0]
@@ -162,7 +167,14 @@ def test_only_the_admin_link_shows_the_members_forms_the_view_link_and_the_club_
     assert f"/k/{club['view_token']}" in admin and "<svg" in admin  # the view link and its QR code
     assert f"/k/{club['admin_token']}/game" in admin and f"/k/{club['admin_token']}/night" in admin
     view = client.get(f"/k/{club['view_token']}").text
-    for piece in ('id="add-member"', 'id="rename-member"', 'id="merge-members"', "/game", "/night", club["admin_token"]):
+    for piece in (
+        'id="add-member"',
+        'id="rename-member"',
+        'id="merge-members"',
+        "/game",
+        "/night",
+        club["admin_token"],
+    ):
         assert piece not in view
 
 
@@ -193,7 +205,10 @@ def test_a_members_page_shows_the_rating_as_openskill_gives_it_and_its_history(c
     names = ["Anne", "Beth", "Cath", "Diana", "Emma"]
     ratings = {name: model.rating() for name in names}
     history = []
-    for players, ranks in ((["Anne", "Beth", "Cath", "Diana"], [4, 2, 1, 3]), (["Emma", "Anne", "Beth", "Cath"], [2, 1, 4, 2])):
+    for players, ranks in (
+        (["Anne", "Beth", "Cath", "Diana"], [4, 2, 1, 3]),
+        (["Emma", "Anne", "Beth", "Cath"], [2, 1, 4, 2]),
+    ):
         rated = model.rate([[ratings[p]] for p in players], ranks=ranks)
         ratings.update({p: team[0] for p, team in zip(players, rated, strict=True)})
         history.append(ratings["Anne"])
@@ -242,7 +257,9 @@ def test_a_club_game_reads_under_the_clubs_token_and_no_other_game_does(client, 
     members = add_members(client, other, "Wim", "Xan", "Yde", "Zoe")
     stranger = club_game(client, other, members, ["Wim", "Xan", "Yde", "Zoe"], "2026-03-02", [])
     assert client.get(f"/k/{view}/g/{stranger['id']}").status_code == 404
-    casual = client.post(f"{API}/games", json={"players": ["A", "B", "C", "D"], "first_declarer": 0, "preset": "tournament"})
+    casual = client.post(
+        f"{API}/games", json={"players": ["A", "B", "C", "D"], "first_declarer": 0, "preset": "tournament"}
+    )
     assert client.get(f"/k/{view}/g/{casual.json['id']}").status_code == 404
     assert client.get(f"/k/{view}/g/999999").status_code == 404
 
@@ -342,7 +359,14 @@ def test_a_games_token_opens_no_club_page(client, club):
 def test_a_new_club_through_the_form_lands_on_its_admin_page_saying_to_keep_the_link(client):
     response = client.post(
         "/clubs/new",
-        data={"name": "De Zwarte Koning", "best": "8", "min_games": "3", "by": "places", "start": "2026-01-01", "end": "2026-12-31"},
+        data={
+            "name": "De Zwarte Koning",
+            "best": "8",
+            "min_games": "3",
+            "by": "places",
+            "start": "2026-01-01",
+            "end": "2026-12-31",
+        },
     )
     assert response.status_code == 303
     admin = re.fullmatch(r"/k/([A-Za-z0-9_-]+)", response.headers["Location"]).group(1)
@@ -400,7 +424,9 @@ def test_merging_two_members_asks_first_then_keeps_both_histories(client):
     assert "Merge Ann into Anne" in text_of(asked.text)
     assert 'name="confirmed" value="yes"' in asked.text
     assert row_of(client.get(f"/k/{admin}").text, "Ann")[1] == "1"  # nothing merged yet
-    done = client.post(f"/k/{admin}/merge", data={"source": members["Ann"], "target": members["Anne"], "confirmed": "yes"})
+    done = client.post(
+        f"/k/{admin}/merge", data={"source": members["Ann"], "target": members["Anne"], "confirmed": "yes"}
+    )
     assert done.status_code == 303
     html = client.get(f"/k/{admin}").text
     # Anne: game 1 (−42, 4th) and Ann's game 2 (seat 1: 0, 1st): 2 games, 1 win, average −21.
@@ -435,7 +461,14 @@ def test_the_clubs_new_game_form_offers_the_members(client, club):
 
 def test_a_game_for_the_club_makes_the_new_names_members_and_counts_for_them(client, club):
     admin = club["admin_token"]
-    form = {"players-0": "anne", "players-1": "Beth", "players-2": "Hugo", "players-3": "Ida", "first_declarer": "0", "preset": "tournament"}
+    form = {
+        "players-0": "anne",
+        "players-1": "Beth",
+        "players-2": "Hugo",
+        "players-3": "Ida",
+        "first_declarer": "0",
+        "preset": "tournament",
+    }
     response = client.post(f"/k/{admin}/game", data=form)
     assert response.status_code == 303
     edit = re.fullmatch(r"/g/([A-Za-z0-9_-]+)", response.headers["Location"]).group(1)
@@ -445,7 +478,14 @@ def test_a_game_for_the_club_makes_the_new_names_members_and_counts_for_them(cli
     # The scorer's page records a round; it counts for the members (Anne's fourth game).
     saved = client.post(
         f"/g/{edit}/rounds",
-        data={"contract": "no-queens", "queens-0": "1", "queens-1": "1", "queens-2": "1", "queens-3": "1", "number": "1"},
+        data={
+            "contract": "no-queens",
+            "queens-0": "1",
+            "queens-1": "1",
+            "queens-2": "1",
+            "queens-3": "1",
+            "number": "1",
+        },
     )
     assert saved.status_code in (200, 303), saved.text
     html = client.get(f"/k/{admin}").text
@@ -455,7 +495,14 @@ def test_a_game_for_the_club_makes_the_new_names_members_and_counts_for_them(cli
 
 def test_a_game_for_the_club_with_a_bad_name_stores_no_member(client, club):
     admin = club["admin_token"]
-    form = {"players-0": "Anne", "players-1": "Beth", "players-2": "Hugo", "players-3": "", "first_declarer": "0", "preset": "tournament"}
+    form = {
+        "players-0": "Anne",
+        "players-1": "Beth",
+        "players-2": "Hugo",
+        "players-3": "",
+        "first_declarer": "0",
+        "preset": "tournament",
+    }
     response = client.post(f"/k/{admin}/game", data=form)
     assert response.status_code == 422
     assert "Hugo" not in client.get(f"/k/{admin}").text

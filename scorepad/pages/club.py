@@ -115,7 +115,7 @@ def rating_part(rating: MemberRating) -> dict[str, Any]:
     }
 
 
-def member_page(stats: MemberStats, rating: MemberRating, names: Mapping[str, str]) -> dict[str, Any]:
+def member_figures(stats: MemberStats, rating: MemberRating, names: Mapping[str, str]) -> dict[str, Any]:
     """A member's page's template variables: ``stats`` (the engine's
     :class:`~scorepad.scoring.club.MemberStats`), ``average`` (text, or None with no games),
     ``contracts`` (:func:`contract_rows`), ``nemesis`` and ``victim`` (:func:`rival_part`),

@@ -30,7 +30,7 @@ from ..pages.club import (
     ladder_csv,
     ladder_rows,
     ladder_rules_text,
-    member_page as member_figures,
+    member_figures,
     overview_rows,
     rating_points,
     results_points,
@@ -43,7 +43,6 @@ from ..web.charts import rating_svg, results_svg
 from ..web.device import creator, device_id
 from ..web.downloads import send_download
 from ..web.limits import EVENT_STARTS, GAME_STARTS, limit
-from ..web.recent import NIGHTS, remember
 from ..web.trust import trust_of
 from .games import remember as remember_game
 
@@ -105,7 +104,9 @@ def new():
         except ScoringError as exc:
             form.add_engine_error(exc.path, error_text(exc))
         else:
-            flash(_("The club is ready. Keep this page’s link: it is the club’s admin link, which manages the members."))
+            flash(
+                _("The club is ready. Keep this page’s link: it is the club’s admin link, which manages the members.")
+            )
             return redirect(url_for("club.page", token=club.admin_token), 303)
     return render_template("club/new.html", form=form), 422 if form.is_submitted() else 200
 
@@ -397,7 +398,6 @@ def new_night(token: str):
         except ScoringError as exc:
             form.add_engine_error(exc.path, error_text(exc))
         else:
-            remember(stored.director_token, NIGHTS)
             flash(_("The night is ready: keep this page’s link, it is the director’s."))
             return redirect(url_for("director.page", token=stored.director_token), 303)
     today = services.clock().date().isoformat()

@@ -47,7 +47,10 @@ def more_games(app, client, admin: str) -> None:
         }
         game = client.post(f"{API}/games", json=document, headers={"X-Club-Token": admin}).json
         for rnd in rounds:
-            assert client.post(f"{API}/games/{game['id']}/rounds", json=rnd, headers=auth(game["edit_token"])).status_code == 201
+            assert (
+                client.post(f"{API}/games/{game['id']}/rounds", json=rnd, headers=auth(game["edit_token"])).status_code
+                == 201
+            )
 
 
 def test_a_club_on_a_phone(app, live_server, phone, screenshot_dir):
