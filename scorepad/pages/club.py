@@ -163,13 +163,13 @@ def overview_rows(rows: Sequence[MemberRow]) -> list[dict[str, Any]]:
 
 def ladder_rows(entries: Sequence[LadderEntry]) -> list[dict[str, Any]]:
     """The ladder's lines: each entry (:class:`~scorepad.scoring.club.LadderEntry`) with its
-    score as text, and ``first_unqualified`` on the first line of the unqualified members (the
-    page draws a line above it)."""
+    score as text, and ``first_unqualified`` on the first line of the members who have not
+    qualified when qualified members come before it (the page draws a line between them)."""
     rows = []
-    seen_unqualified = False
+    qualified_above = False
     for entry in entries:
-        first = not entry.qualified and not seen_unqualified
-        seen_unqualified = seen_unqualified or not entry.qualified
+        first = not entry.qualified and qualified_above
+        qualified_above = entry.qualified
         rows.append({"entry": entry, "score": score_text(entry.score), "first_unqualified": first})
     return rows
 

@@ -16,8 +16,9 @@ import random
 from datetime import date
 from typing import Any
 
+from babel.dates import format_skeleton
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
-from flask_babel import format_date
+from flask_babel import format_date, get_locale
 from flask_babel import gettext as _
 
 from .. import clubs, events, services
@@ -80,8 +81,9 @@ def long_date(day: date) -> str:
 
 
 def short_date(day: date) -> str:
-    """A date as a chart's axis writes it, in the page's language (03/12/2026)."""
-    return str(format_date(day, "short"))
+    """A date as a chart's axis writes it, short (no year: the table beside the chart has it),
+    in the page's language: Mar 15, 15. März, 15 mrt, 15 mars."""
+    return str(format_skeleton("MMMd", day, locale=get_locale()))
 
 
 def member_url_of(token: str):
@@ -137,7 +139,8 @@ def club_context(club: clubs.StoredClub, token: str, admin: bool, **forms: Any) 
             {
                 "member_form": forms.get("member_form") or MemberForm(formdata=None),
                 "rename_form": forms.get("rename_form") or RenameForm(formdata=None, members=pairs),
-                "merge_form": forms.get("merge_form") or MergeForm(formdata=None, members=pairs),
+                "merge_form": forms.get("merge_form")
+                or MergeForm(formdata=None, members=pairs, data=merge_default(pairs)),
                 "view_url": view_url,
                 "view_url_text": view_url.split("://", 1)[-1],
                 "view_qr": inline_qr(view_url),
@@ -152,6 +155,11 @@ def page(token: str):
     admin link, the members' forms, the view link and a new game or night for the club."""
     club, admin = club_of(token)
     return render_template("club/page.html", **club_context(club, token, admin))
+
+
+def merge_default(pairs: list[tuple[str, str]]) -> dict[str, str]:
+    """The merge form's first choice: the first member into the second (never one into itself)."""
+    return {"source": pairs[0][0], "target": pairs[1][0]} if len(pairs) > 1 else {}
 
 
 def refused(club: clubs.StoredClub, token: str, status: int, **forms: Any) -> tuple[str, int]:

@@ -89,7 +89,7 @@ def test_a_club_on_a_phone(app, live_server, phone, screenshot_dir):
     page.wait_for_url(re.compile(r"/k/[^/]+/game$"))
     expect(page.locator("datalist#club-members option")).to_have_count(3)
     for seat, name in enumerate(("Anne", "Beth", "Cath", "Diana")):  # Diana: typed anew
-        field = page.get_by_label(f"Player {seat + 1}", exact=True)
+        field = page.locator(f"#players-{seat}")
         expect(field).to_have_attribute("list", "club-members")
         field.fill(name)
     page.locator("label.chip", has_text="Anne").tap()  # Anne declares first
@@ -121,10 +121,21 @@ def test_a_club_on_a_phone(app, live_server, phone, screenshot_dir):
     shot("04-member")
     no_sideways_scroll(page)
 
-    # -- the ladder, on the phone and on A4 ------------------------------------------------------------
+    # -- the ladder, on the phone and on A4 (60 members on one page) ------------------------------------
+    with app.app_context():
+        club, _role = clubs.find_club(admin)
+        public_id = club.public_id
+    api = app.test_client()
+    for n in range(5, 61):  # Anne, Beth, Cath, Diana and 56 more: 60 members
+        added = api.post(
+            f"{API}/clubs/{public_id}/members",
+            json={"name": f"Speler {n:02d} van De Zwarte Koning"},
+            headers=auth(admin),
+        )
+        assert added.status_code == 201, added.json
     page.get_by_role("link", name="Ladder").first.tap()
     page.wait_for_url(re.compile(r"/ladder$"))
-    expect(page.locator(".ladder-table tbody tr")).to_have_count(4)
+    expect(page.locator(".ladder-table tbody tr")).to_have_count(60)
     shot("05-ladder")
     no_sideways_scroll(page)
     page.set_viewport_size({"width": 794, "height": 1123})
