@@ -20,7 +20,7 @@ from sqlalchemy import and_, case, func, select, update
 
 from .extensions import db
 from .models import StoredClub, StoredGame, StoredMember, StoredResult, token_digest, utcnow
-from .rating import DEFAULT_MU, DEFAULT_SIGMA, ratings_pending
+from .rating import DEFAULT_MU, DEFAULT_SIGMA, ratings_pending, settle
 from .scoring import Game, ScoringError
 from .scoring.club import (
     ContractLine,
@@ -222,6 +222,7 @@ def merge_members(club: StoredClub, source: StoredMember, target: StoredMember) 
         .values(member_id=target.id, rated=False, version=StoredResult.version + 1)
     )
     db.session.commit()
+    settle(club.id)
 
 
 def members_for_names(club: StoredClub, names: Sequence[str]) -> list[str]:
@@ -281,6 +282,16 @@ def club_seats(document: Any, club: StoredClub | None, count: int) -> ClubSeats 
     if len(set(present)) != len(present):  # two ids of one merged member
         raise ScoringError("members", N_("one member has two seats"))
     return ClubSeats(club, members, tuple(rows))
+
+
+def club_fields(club_id: int | None, members: Sequence[str | None] | None) -> dict[str, Any]:
+    """A club game's or night's ``club`` (the club's id) and ``members`` (a member id or None
+    per player, as it was started: merges do not rewrite them) for its export (club-format.md
+    "Game document additions"); {} for one of no club."""
+    if club_id is None:
+        return {}
+    club = db.session.get(StoredClub, club_id)
+    return {"club": club.public_id if club else None, "members": list(members or [])}
 
 
 def attach_game(stored: StoredGame, seats: ClubSeats, game: Game) -> None:
