@@ -233,3 +233,13 @@ def test_a_long_game_labels_every_few_rounds_on_a_phone(app):
     labels = [label for label in axis_labels(root, "x") if label]
     assert labels[0] == "1" and len(labels) <= 10
     assert len(series_values(root)[0]) == 28
+
+
+def test_a_long_title_is_cut_on_the_chart_and_whole_in_its_title(app):
+    title = "Thursday night Barbu at the Café de la Gare, table two"  # 54 characters
+    with app.test_request_context():
+        root = parse(running_totals_svg(NAMES, [(1, -1, 2, -2)], title=title))
+    assert root.find(f"{SVG}title").text == title
+    drawn = [t.text for t in root.iter(f"{SVG}text") if "plot_title" in (t.get("class") or "")]
+    assert "".join(drawn).replace(" ", "").startswith("ThursdaynightBarbuattheCafé")
+    assert "".join(drawn).endswith("…") and len("".join(drawn)) <= 40

@@ -65,6 +65,8 @@ STYLE = Style(
     colors=LIGHT_COLOURS,
     guide_stroke_dasharray="2,3",
     major_guide_stroke_dasharray="2,3",
+    guide_stroke_color="#d0d7de",
+    major_guide_stroke_color="#8c959f",
 )
 
 
@@ -75,6 +77,7 @@ def _scheme_css() -> str:
         ".pygal-chart,.graph>.background,.plot>.background{fill:#1a1f26;background-color:#1a1f26}"
         ".graph,.title,.legends .legend text,.axis text,.axis text.major,text.no_data{fill:#e8ebef}"
         ".axis .line,.axis .major.line{stroke:#a3adb8}.axis .guide.line{stroke:#39424d}"
+        ".axis .major.guide.line{stroke:#57606a}"
         f"{series}}}"
     )
 
@@ -102,11 +105,46 @@ def _sparse(labels: Sequence[str], most: int = 10) -> dict[str, object]:
     return {"x_labels_major_every": math.ceil(len(labels) / most), "show_minor_x_labels": False}
 
 
-def _finish(description: str) -> Callable[[ElementTree.Element], ElementTree.Element]:
+#: The longest title drawn (two lines at most on the chart's width); a longer one is cut with an
+#: ellipsis, and stays whole in the document's <title>.
+TITLE_SHOWN = 40
+
+#: The legend's sample of a series' line: its length (the legend's square is 12), in the SVG's units.
+LEGEND_LINE = 24
+
+
+def _legend_line(legend: ElementTree.Element) -> None:
+    """In a legend entry of pygal's (a ``g.legend``: a coloured square, then the series' name), the
+    square made a short stretch of the series' line, with its dash pattern, and the name moved
+    after it: the legend then tells the series apart without colour, as the lines do."""
+    if "legend" not in (legend.get("class") or "").split():
+        return
+    children = list(legend)
+    square = next((c for c in children if str(c.tag).endswith("rect")), None)
+    if square is None or "color-" not in (square.get("class") or ""):
+        return
+    series = int((square.get("class") or "").split()[0].removeprefix("color-"))
+    x, y = float(square.get("x", 0)), float(square.get("y", 0)) + float(square.get("height", 0)) / 2
+    line = ElementTree.Element(str(square.tag).replace("rect", "path"))
+    line.attrib.update(
+        {"d": f"M{x:g} {y:g}h{LEGEND_LINE}", "class": f"color-{series}", "fill": "none", "stroke-width": "3"}
+    )
+    if DASHES[series % len(DASHES)]:
+        line.set("stroke-dasharray", DASHES[series % len(DASHES)])
+    legend.insert(children.index(square), line)
+    legend.remove(square)
+    shift = LEGEND_LINE - float(square.get("width", 0))
+    for text in legend.iter():
+        if str(text.tag).endswith("text") and text.get("x"):
+            text.set("x", f"{float(text.get('x', 0)) + shift:g}")
+
+
+def _finish(title: str, description: str) -> Callable[[ElementTree.Element], ElementTree.Element]:
     """pygal's XML filter (``add_xml_filter``) that finishes a chart's document: pygal's inline
     ``<script>`` (its tooltip settings, written even with ``js=[]``) and comments taken out, the
-    empty ``id`` of an unprefixed chart dropped, and a ``<desc>`` (``description``) after the
-    ``<title>``, saying in words what the chart shows."""
+    empty ``id`` of an unprefixed chart dropped, the legend's lines (:func:`_legend_line`), the
+    document's ``<title>`` the whole ``title`` (the one drawn may be cut) and a ``<desc>``
+    (``description``) after it, saying in words what the chart shows."""
 
     def finish(root: ElementTree.Element) -> ElementTree.Element:
         for parent in list(root.iter()):
@@ -115,8 +153,11 @@ def _finish(description: str) -> Callable[[ElementTree.Element], ElementTree.Ele
                     parent.remove(child)  # a comment (its tag is a function) or a script
         if not root.get("id"):
             root.attrib.pop("id", None)
+        for legend in list(root.iter()):
+            _legend_line(legend)
         for index, child in enumerate(root):
             if isinstance(child.tag, str) and child.tag.rpartition("}")[2] == "title":
+                child.text = title
                 desc = ElementTree.Element(child.tag.replace("title", "desc"))
                 desc.text = description
                 root.insert(index + 1, desc)
@@ -126,14 +167,16 @@ def _finish(description: str) -> Callable[[ElementTree.Element], ElementTree.Ele
     return finish
 
 
-def _render(chart: pygal.Line, description: str, x_labels: Sequence[str], series: Sequence[tuple[str, list]]) -> bytes:
+def _render(
+    chart: pygal.Line, title: str, description: str, x_labels: Sequence[str], series: Sequence[tuple[str, list]]
+) -> bytes:
     """``chart`` with ``series`` (name, values) added, each with its dash pattern, rendered as a
     UTF-8 SVG document finished by :func:`_finish`."""
     chart.x_labels = list(x_labels)
     for i, (name, values) in enumerate(series):
         dash = DASHES[i % len(DASHES)]
         chart.add(name, values, stroke_style={"width": 2.5, "dasharray": dash} if dash else {"width": 2.5})
-    chart.add_xml_filter(_finish(description))
+    chart.add_xml_filter(_finish(title, description))
     return chart.render(is_unicode=True).encode()
 
 
@@ -144,7 +187,7 @@ def _chart(title: str, x_title: str, y_title: str, formatter: Callable[[float], 
         "width": 400,
         "height": 300,
         "explicit_size": True,
-        "title": title,
+        "title": title if len(title) <= TITLE_SHOWN else title[: TITLE_SHOWN - 1].rstrip() + "…",
         "x_title": x_title,
         "y_title": y_title,
         "style": STYLE,
@@ -154,10 +197,12 @@ def _chart(title: str, x_title: str, y_title: str, formatter: Callable[[float], 
         "disable_xml_declaration": True,
         "legend_at_bottom": True,
         "legend_at_bottom_columns": 2,
-        "truncate_legend": 18,
+        "truncate_legend": 16,
+        "truncate_label": -1,
         "dots_size": 2.5,
         "value_formatter": formatter,
         "margin": 6,
+        "margin_bottom": 14,
         "spacing": 8,
         "print_values": False,
         "show_y_guides": True,
@@ -178,7 +223,7 @@ def running_totals_svg(names: Sequence[str], running: Sequence[Sequence[int]], *
     chart = _chart(title, _("Round"), _("Points"), _whole, **_sparse(labels))
     series = [(name, [totals[seat] for totals in running]) for seat, name in enumerate(names)]
     description = _("Running totals: a line per player, their points after each round.")
-    return _render(chart, description, labels, series)
+    return _render(chart, title, description, labels, series)
 
 
 def rating_svg(points: Sequence[tuple[str, float, float]]) -> bytes:
@@ -193,7 +238,7 @@ def rating_svg(points: Sequence[tuple[str, float, float]]) -> bytes:
         (_("ordinal (μ − 3σ)"), [float(ordinal) for _label, _mu, ordinal in points]),
     ]
     description = _("The rating after each game: μ and the ordinal μ − 3σ.")
-    return _render(chart, description, labels, series)
+    return _render(chart, title, description, labels, series)
 
 
 def results_svg(points: Sequence[tuple[str, int]]) -> bytes:
@@ -204,4 +249,4 @@ def results_svg(points: Sequence[tuple[str, int]]) -> bytes:
     title = _("Result per game")
     chart = _chart(title, _("Game"), _("Points"), _whole, show_legend=False, **_sparse(labels, 6))
     description = _("The final score of each game, in points.")
-    return _render(chart, description, labels, [(title, [final for _label, final in points])])
+    return _render(chart, title, description, labels, [(title, [final for _label, final in points])])
