@@ -120,6 +120,24 @@ def test_a_club_on_a_phone(app, live_server, phone, screenshot_dir):
         page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=chart.element_handle())
     shot("04-member")
     no_sideways_scroll(page)
+    member_url = page.url
+
+    # -- one of the member's games, read-only under the club's token -------------------------------------
+    page.locator("#games tbody a").last.tap()  # the oldest: 1 March, Anne last with −42
+    page.wait_for_url(re.compile(r"/k/[^/]+/g/\d+$"))
+    expect(page.locator("#club_game_standings .standings li").first).to_contain_text("Cath")
+    expect(page.locator("#club_game_standings .standings li").last).to_contain_text(f"Anne {MINUS}42")
+    shot("05-club-game")
+    no_sideways_scroll(page)
+
+    # -- the narrowest phone: nothing scrolls sideways -------------------------------------------------
+    page.set_viewport_size({"width": 320, "height": 700})
+    for url in (f"{live_server}/k/{admin}", member_url):
+        page.goto(url)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 320, f"{url} scrolls sideways at 320 px ({width} px wide)"
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(member_url)
 
     # -- the ladder, on the phone and on A4 (60 members on one page) ------------------------------------
     with app.app_context():
@@ -136,11 +154,11 @@ def test_a_club_on_a_phone(app, live_server, phone, screenshot_dir):
     page.get_by_role("link", name="Ladder").first.tap()
     page.wait_for_url(re.compile(r"/ladder$"))
     expect(page.locator(".ladder-table tbody tr")).to_have_count(60)
-    shot("05-ladder")
+    shot("06-ladder")
     no_sideways_scroll(page)
     page.set_viewport_size({"width": 794, "height": 1123})
     page.emulate_media(media="print")
-    shot("06-ladder-print")
+    shot("07-ladder-print")
     pdf = screenshot_dir / "club-ladder.pdf"
     page.pdf(path=str(pdf), format="A4", print_background=True)
     page.emulate_media(media="screen")
