@@ -527,3 +527,12 @@ def test_a_night_for_the_club_takes_the_members_ticked_and_the_names_typed(clien
     assert re.fullmatch(r"/d/[A-Za-z0-9_-]+", response.headers["Location"])
     html = client.get(f"/k/{admin}").text
     assert row_of(html, "Hugo")[1] == "0" and row_of(html, "Ida")[1] == "0"
+
+
+def test_the_home_page_keeps_the_clubs_whose_admin_page_this_device_opened(client, club):
+    client.get(f"/k/{club['view_token']}")
+    assert 'id="clubs"' not in client.get("/").text  # the view link is no admin's
+    client.get(f"/k/{club['admin_token']}")
+    home = section(client.get("/").text, "clubs")
+    assert "De Zwarte Koning" in home
+    assert f'href="/k/{club["admin_token"]}"' in home

@@ -44,6 +44,7 @@ from ..web.charts import rating_svg, results_svg
 from ..web.device import creator, device_id
 from ..web.downloads import send_download
 from ..web.limits import EVENT_STARTS, GAME_STARTS, limit
+from ..web.recent import CLUBS, remember
 from ..web.trust import trust_of
 from .games import remember as remember_game
 
@@ -154,6 +155,8 @@ def page(token: str):
     """The club page: its members (games, wins, average, rating), the ladder's top and, with the
     admin link, the members' forms, the view link and a new game or night for the club."""
     club, admin = club_of(token)
+    if admin:  # first in this device's clubs on the home page: the admin link is not lost
+        remember(token, CLUBS)
     return render_template("club/page.html", **club_context(club, token, admin))
 
 
