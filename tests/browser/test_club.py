@@ -121,6 +121,9 @@ def test_a_club_on_a_phone(app, live_server, phone, screenshot_dir):
     shot("04-member")
     no_sideways_scroll(page)
     member_url = page.url
+    page.emulate_media(color_scheme="dark")  # the charts follow the page into dark mode
+    shot("04-member-dark")
+    page.emulate_media(color_scheme="light")
 
     # -- one of the member's games, read-only under the club's token -------------------------------------
     page.locator("#games tbody a").last.tap()  # the oldest: 1 March, Anne last with −42
