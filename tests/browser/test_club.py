@@ -84,6 +84,17 @@ def test_a_club_on_a_phone(app, live_server, phone, screenshot_dir):
     shot("02-club-admin")
     no_sideways_scroll(page)
 
+    # -- the club's new-night form: the members ticked count as players (event.js) ----------------------
+    page.get_by_role("link", name="New club night for the club").tap()
+    page.wait_for_url(re.compile(r"/k/[^/]+/night$"))
+    for name in ("Anne", "Beth", "Cath"):
+        page.locator("#present label", has_text=name).tap()
+    page.get_by_label("Other players").fill("Diana")
+    expect(page.locator("#players-count")).to_have_text("Players listed: 4")
+    shot("03-club-night-form")
+    no_sideways_scroll(page)
+    page.go_back()
+
     # -- a club game from the members ----------------------------------------------------------------
     page.get_by_role("link", name="New game for the club").first.tap()
     page.wait_for_url(re.compile(r"/k/[^/]+/game$"))
