@@ -11,6 +11,7 @@ import subprocess
 from playwright.sync_api import Page, expect
 
 from scorepad import clubs
+from tests.browser.test_csp import CSP_WORDS, LISTEN
 from tests.browser.test_full_game import fill_round, save_round
 from tests.test_club_pages import GAME_1, GAME_2, QUEENS, auth
 
@@ -55,8 +56,13 @@ def more_games(app, client, admin: str) -> None:
 
 def test_a_club_on_a_phone(app, live_server, phone, screenshot_dir):
     page = phone
+    # The strict Content-Security-Policy: no page of the club's breaks it (inline QR code and charts included).
+    messages: list[str] = []
+    page.on("console", lambda msg: messages.append(f"{msg.type}: {msg.text}"))
+    page.add_init_script(LISTEN)
 
     def shot(name: str) -> None:
+        assert page.evaluate("window.__csp") == [], page.url
         page.screenshot(path=str(screenshot_dir / f"club-{name}.png"), full_page=True)
 
     # -- a new club, from the home page -------------------------------------------------------------
@@ -179,3 +185,4 @@ def test_a_club_on_a_phone(app, live_server, phone, screenshot_dir):
     if shutil.which("pdfinfo"):
         info = subprocess.run(["pdfinfo", str(pdf)], check=True, capture_output=True, text=True).stdout
         assert re.search(r"^Pages:\s+1$", info, re.M), info
+    assert [m for m in messages if any(word in m for word in CSP_WORDS)] == []
