@@ -536,3 +536,23 @@ def test_the_home_page_keeps_the_clubs_whose_admin_page_this_device_opened(clien
     home = section(client.get("/").text, "clubs")
     assert "De Zwarte Koning" in home
     assert f'href="/k/{club["admin_token"]}"' in home
+
+
+def test_a_member_with_no_game_has_the_starting_rating(client, club):
+    gwen = add_members(client, club, "Gwen")["Gwen"]
+    html = client.get(f"/k/{club['view_token']}/m/{gwen}").text
+    summary = text_of(section(html, "summary"))
+    assert "Games 0" in summary and "Average –" in summary
+    # openskill's defaults: μ 25, σ 25/3 ≈ 8.3, ordinal 25 − 3 × 25/3 = 0.
+    assert "μ 25.0 σ 8.3 Ordinal 0.0" in text_of(section(html, "rating"))
+    assert "No complete game yet" in html and "No games yet." in html and "No rounds yet." in html
+    assert "Nemesis: nobody yet" in text_of(section(html, "doubles"))
+
+
+def test_the_club_pages_speak_the_readers_language(client, club):
+    headers = {"Accept-Language": "de"}
+    assert "Mitglieder" in client.get(f"/k/{club['view_token']}", headers=headers).text
+    html = client.get(f"/k/{club['view_token']}/m/{club['members']['Anne']}", headers=headers).text
+    assert "Angstgegner" in html and "Durchschnitt" in html
+    assert "−16" in html  # the average, with the language's notation (no decimals here)
+    assert "Rangliste" in client.get(f"/k/{club['view_token']}/ladder", headers=headers).text
