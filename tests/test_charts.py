@@ -243,3 +243,14 @@ def test_a_long_title_is_cut_on_the_chart_and_whole_in_its_title(app):
     drawn = [t.text for t in root.iter(f"{SVG}text") if "plot_title" in (t.get("class") or "")]
     assert "".join(drawn).replace(" ", "").startswith("ThursdaynightBarbuattheCafé")
     assert "".join(drawn).endswith("…") and len("".join(drawn)) <= 40
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [lambda: rating_svg([]), lambda: results_svg([]), lambda: running_totals_svg(NAMES, [], title="x")],
+    ids=["rating", "results", "running-totals"],
+)
+def test_a_chart_with_nothing_to_show_says_so(app, draw):
+    with app.test_request_context():
+        root = parse(draw())
+    assert [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "no_data"] == ["Nothing to show yet."]

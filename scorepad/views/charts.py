@@ -45,7 +45,10 @@ _CHARTS_LOCK = threading.Lock()
 IMAGE_POLICY = {"default-src": "'none'", "style-src": "'unsafe-inline'", "frame-ancestors": "'none'"}
 
 
-def _image_policy(view: Any) -> Any:
+def image_policy(view: Any) -> Any:
+    """Give the view ``view`` (an SVG chart's) :data:`IMAGE_POLICY` as its Content-Security-Policy,
+    as Flask-Talisman's ``@talisman(content_security_policy=...)`` decorator does (the app keeps no
+    Talisman instance to decorate with). Also for the member page's charts."""
     view.talisman_view_options = {"content_security_policy": IMAGE_POLICY}
     return view
 
@@ -87,7 +90,7 @@ def chart_answer(etag: str, varies: bool, language: str, stored: Any) -> Respons
 
 
 @bp.get("/b/<token>/chart.svg")
-@_image_policy
+@image_policy
 def board_svg(token: str):
     """The running totals of the game with view token ``token`` (SVG, 400 × 300, it scales): a
     line per player over the rounds; 304 while the game and the language are as the client's
@@ -100,7 +103,7 @@ def board_svg(token: str):
 
 
 @bp.get("/g/<token>/chart.svg")
-@_image_policy
+@image_policy
 def scorer_svg(token: str):
     """The same chart for the scorer page: the game of an edit or view token; 304 while the
     game and the language are as the client's copy. 404 for an unknown token."""
