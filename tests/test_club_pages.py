@@ -246,6 +246,7 @@ def test_the_members_charts_are_svg_images(client, club, chart):
     assert response.mimetype == "image/svg+xml"
     assert response.data.lstrip().startswith(b"<svg")
     assert b"<script" not in response.data
+    assert "default-src 'none'" in response.headers["Content-Security-Policy"]  # an image runs nothing
 
 
 def test_a_club_game_reads_under_the_clubs_token_and_no_other_game_does(client, club):

@@ -46,6 +46,7 @@ from ..web.downloads import send_download
 from ..web.limits import EVENT_STARTS, GAME_STARTS, limit
 from ..web.recent import CLUBS, remember
 from ..web.trust import trust_of
+from .charts import image_policy
 from .games import remember as remember_game
 
 bp = Blueprint("club", __name__)
@@ -284,6 +285,7 @@ def svg_answer(body: bytes) -> Response:
 
 
 @bp.get("/k/<token>/m/<member_id>/rating.svg")
+@image_policy
 def rating_chart(token: str, member_id: str):
     """The member's rating after each rated game (μ and the ordinal), as an SVG chart."""
     club, _admin = club_of(token)
@@ -292,6 +294,7 @@ def rating_chart(token: str, member_id: str):
 
 
 @bp.get("/k/<token>/m/<member_id>/results.svg")
+@image_policy
 def results_chart(token: str, member_id: str):
     """The member's points in each of their latest games, as an SVG chart."""
     club, _admin = club_of(token)
