@@ -13,6 +13,7 @@ import re
 import pytest
 from openskill.models import PlackettLuce
 
+from scorepad import events, services
 from scorepad.scoring import BUILTIN
 from scorepad.scoring.presets import preset_to_dict
 
@@ -509,7 +510,7 @@ def test_a_game_for_the_club_with_a_bad_name_stores_no_member(client, club):
     assert "Hugo" not in client.get(f"/k/{admin}").text
 
 
-def test_a_night_for_the_club_takes_the_members_ticked_and_the_names_typed(client, club):
+def test_a_night_for_the_club_takes_the_members_ticked_and_the_names_typed(app, client, club):
     admin = club["admin_token"]
     html = client.get(f"/k/{admin}/night").text
     assert html.count('name="present"') == 6
@@ -525,9 +526,21 @@ def test_a_night_for_the_club_takes_the_members_ticked_and_the_names_typed(clien
     }
     response = client.post(f"/k/{admin}/night", data=form)
     assert response.status_code == 303, response.text
-    assert re.fullmatch(r"/d/[A-Za-z0-9_-]+", response.headers["Location"])
+    director = re.fullmatch(r"/d/([A-Za-z0-9_-]+)", response.headers["Location"]).group(1)
     html = client.get(f"/k/{admin}").text
     assert row_of(html, "Hugo")[1] == "0" and row_of(html, "Ida")[1] == "0"
+    # A round at the night's first table counts for its four players, all members of the club.
+    names = ("Anne", "Beth", "Cath", "Diana", "Emma", "Fay", "Hugo", "Ida")
+    before = sum(int(row_of(html, name)[1]) for name in names)
+    with app.app_context():
+        stored, _edit = services.find_by_token(events.table_token(director, 1, 1))
+        game_id = stored.id
+    saved = client.post(
+        f"{API}/games/{game_id}/rounds", json=queens([1, 1, 1, 1]), headers=auth(events.table_token(director, 1, 1))
+    )
+    assert saved.status_code == 201, saved.json
+    html = client.get(f"/k/{admin}").text
+    assert sum(int(row_of(html, name)[1]) for name in names) == before + 4
 
 
 def test_the_home_page_keeps_the_clubs_whose_admin_page_this_device_opened(client, club):
