@@ -570,3 +570,20 @@ def test_the_club_pages_speak_the_readers_language(client, club):
     assert "Angstgegner" in html and "Durchschnitt" in html
     assert "−16" in html  # the average, with the language's notation (no decimals here)
     assert "Rangliste" in client.get(f"/k/{club['view_token']}/ladder", headers=headers).text
+
+
+def test_a_club_game_beyond_the_limits_keeps_what_was_typed(app, client, club):
+    app.config["MAX_GAMES_PER_DEVICE_BURST"] = 0
+    app.config["MAX_GAMES_PER_ADDRESS_BURST"] = 0
+    form = {
+        "players-0": "Anne",
+        "players-1": "Beth",
+        "players-2": "Hugo",
+        "players-3": "Ida",
+        "first_declarer": "0",
+        "preset": "tournament",
+    }
+    refused = client.post(f"/k/{club['admin_token']}/game", data=form)
+    assert refused.status_code == 429
+    assert 'value="Hugo"' in refused.text and 'role="alert"' in refused.text
+    assert "Hugo" not in client.get(f"/k/{club['admin_token']}").text  # no member made

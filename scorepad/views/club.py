@@ -364,13 +364,61 @@ def form_extras(club: clubs.StoredClub, token: str, endpoint: str) -> dict[str, 
     }
 
 
+def game_form(club: clubs.StoredClub, token: str, form: NewGameForm, status: int) -> tuple[str, int]:
+    """The new-game form for the club with what was typed and its errors."""
+    return render_template("games/new.html", form=form, **form_extras(club, token, "club.new_game")), status
+
+
+def night_form(club: clubs.StoredClub, token: str, form: ClubNightForm, status: int) -> tuple[str, int]:
+    """The new-night form for the club with what was typed and ticked, its errors and the count of players."""
+    today = services.clock().date().isoformat()
+    if not form.is_submitted():
+        form.date.data = form.date.data or today
+    extras = form_extras(club, token, "club.new_night")
+    context = {"form": form, "today": today, "count": len(form.names()), "members": form.members, **extras}
+    return render_template("events/new.html", **context), status
+
+
+def at_limit(message: str, check: Any, answer: Any) -> Any:
+    """A club's new game or night beyond the limits: 429 with the reason at the top of the form and
+    what was typed kept (``answer(club, token)`` builds the form); None while the form has
+    errors, the form's or the engine's (``check(document, saved)`` raises): the view then says which."""
+    token = (request.view_args or {}).get("token", "")
+    club = admin_club(token)
+    form = answer(club, token)
+    if not form.validate_on_submit():
+        return None
+    document = form.to_document()
+    try:
+        check(document, services.saved_for_document(document))
+    except ScoringError:
+        return None
+    form.form_errors.append(message)
+    return (game_form if isinstance(form, NewGameForm) else night_form)(club, token, form, 429)
+
+
+def new_game_form(club: clubs.StoredClub, token: str) -> NewGameForm:
+    """The new-game form of this device (its saved presets offered)."""
+    return NewGameForm(saved=services.device_presets(device_id()))
+
+
+def new_night_form(club: clubs.StoredClub, token: str) -> ClubNightForm:
+    """The club's new-night form of this device: its saved presets and the club's members offered."""
+    return ClubNightForm(saved=services.device_presets(device_id()), members=member_pairs(club))
+
+
+def parse_night(document: Any, saved: Any) -> Any:
+    """The engine's check of a night's document (its seating drawn at random: only validity matters here)."""
+    return parse_event(document, saved, random.Random())
+
+
 @bp.route("/k/<token>/game", methods=["GET", "POST"])
-@limit(GAME_STARTS)
+@limit(GAME_STARTS, refuse=lambda message: at_limit(message, parse_game, new_game_form))
 def new_game(token: str):
     """The new-game form for the club (admin): the members offered on each player's field; the
     names typed anew become members; the game counts for the club → 303 to its scorer's page."""
     club = admin_club(token)
-    form = NewGameForm(saved=services.device_presets(device_id()))
+    form = new_game_form(club, token)
     if request.method == "GET":
         form.prefill(request.args.get("preset"))
     if form.validate_on_submit():
@@ -389,23 +437,21 @@ def new_game(token: str):
                 first = isolated_text(started.players[started.first_declarer])
                 flash(_("Drawn by lot: %(name)s declares first.", name=first))
             return redirect(url_for("games.scorer", token=stored.edit_token), 303)
-    status = 422 if form.is_submitted() else 200
-    return render_template("games/new.html", form=form, **form_extras(club, token, "club.new_game")), status
+    return game_form(club, token, form, 422 if form.is_submitted() else 200)
 
 
 @bp.route("/k/<token>/night", methods=["GET", "POST"])
-@limit(EVENT_STARTS)
+@limit(EVENT_STARTS, refuse=lambda message: at_limit(message, parse_night, new_night_form))
 def new_night(token: str):
     """The new-night form for the club (admin): the members ticked as present, other players
     typed (they become members); the night's games count for the club → 303 to its director's
     console."""
     club = admin_club(token)
-    pairs = member_pairs(club)
-    form = ClubNightForm(saved=services.device_presets(device_id()), members=pairs)
+    form = new_night_form(club, token)
     if form.validate_on_submit():
         document = form.to_document()
         try:
-            parse_event(document, services.saved_for_document(document), random.Random())
+            parse_night(document, services.saved_for_document(document))
             document["club"] = club.public_id
             document["members"] = clubs.members_for_names(club, document["players"])
             stored = events.create_event(document, club=club, **creator())
@@ -414,15 +460,4 @@ def new_night(token: str):
         else:
             flash(_("The night is ready: keep this page’s link, it is the director’s."))
             return redirect(url_for("director.page", token=stored.director_token), 303)
-    today = services.clock().date().isoformat()
-    if not form.is_submitted():
-        form.date.data = form.date.data or today
-    status = 422 if form.is_submitted() else 200
-    return render_template(
-        "events/new.html",
-        form=form,
-        today=today,
-        count=len(form.names()),
-        members=pairs,
-        **form_extras(club, token, "club.new_night"),
-    ), status
+    return night_form(club, token, form, 422 if form.is_submitted() else 200)
