@@ -453,6 +453,15 @@ def test_two_members_who_played_together_are_not_merged(client, club):
 # -- a game and a night for the club -------------------------------------------------------------
 
 
+def new_game_form(*players: str) -> dict[str, str]:
+    """The new-game form's fields: the four players, the first declaring first, the tournament preset."""
+    return {
+        **{f"players-{seat}": name for seat, name in enumerate(players)},
+        "first_declarer": "0",
+        "preset": "tournament",
+    }
+
+
 def test_the_clubs_new_game_form_offers_the_members(client, club):
     html = client.get(f"/k/{club['admin_token']}/game").text
     datalist = re.search(r'<datalist id="club-members">(.*?)</datalist>', html, re.S).group(1)
@@ -463,15 +472,7 @@ def test_the_clubs_new_game_form_offers_the_members(client, club):
 
 def test_a_game_for_the_club_makes_the_new_names_members_and_counts_for_them(client, club):
     admin = club["admin_token"]
-    form = {
-        "players-0": "anne",
-        "players-1": "Beth",
-        "players-2": "Hugo",
-        "players-3": "Ida",
-        "first_declarer": "0",
-        "preset": "tournament",
-    }
-    response = client.post(f"/k/{admin}/game", data=form)
+    response = client.post(f"/k/{admin}/game", data=new_game_form("anne", "Beth", "Hugo", "Ida"))
     assert response.status_code == 303
     edit = re.fullmatch(r"/g/([A-Za-z0-9_-]+)", response.headers["Location"]).group(1)
     html = client.get(f"/k/{admin}").text
@@ -497,15 +498,7 @@ def test_a_game_for_the_club_makes_the_new_names_members_and_counts_for_them(cli
 
 def test_a_game_for_the_club_with_a_bad_name_stores_no_member(client, club):
     admin = club["admin_token"]
-    form = {
-        "players-0": "Anne",
-        "players-1": "Beth",
-        "players-2": "Hugo",
-        "players-3": "",
-        "first_declarer": "0",
-        "preset": "tournament",
-    }
-    response = client.post(f"/k/{admin}/game", data=form)
+    response = client.post(f"/k/{admin}/game", data=new_game_form("Anne", "Beth", "Hugo", ""))
     assert response.status_code == 422
     assert "Hugo" not in client.get(f"/k/{admin}").text
 
@@ -575,15 +568,7 @@ def test_the_club_pages_speak_the_readers_language(client, club):
 def test_a_club_game_beyond_the_limits_keeps_what_was_typed(app, client, club):
     app.config["MAX_GAMES_PER_DEVICE_BURST"] = 0
     app.config["MAX_GAMES_PER_ADDRESS_BURST"] = 0
-    form = {
-        "players-0": "Anne",
-        "players-1": "Beth",
-        "players-2": "Hugo",
-        "players-3": "Ida",
-        "first_declarer": "0",
-        "preset": "tournament",
-    }
-    refused = client.post(f"/k/{club['admin_token']}/game", data=form)
+    refused = client.post(f"/k/{club['admin_token']}/game", data=new_game_form("Anne", "Beth", "Hugo", "Ida"))
     assert refused.status_code == 429
     assert 'value="Hugo"' in refused.text and 'role="alert"' in refused.text
     assert "Hugo" not in client.get(f"/k/{club['admin_token']}").text  # no member made

@@ -412,6 +412,15 @@ def parse_night(document: Any, saved: Any) -> Any:
     return parse_event(document, saved, random.Random())
 
 
+def for_the_club(club: clubs.StoredClub, document: dict[str, Any], check: Any) -> dict[str, Any]:
+    """A game's or a night's ``document`` from the club's form, made the club's: its ``club`` and
+    the ``members`` of its players (:func:`scorepad.clubs.members_for_names`: a name typed anew
+    becomes a member, stored with the game). The engine checks the document first (``check``
+    raises :class:`ScoringError`), so that nobody becomes a member of a game that is refused."""
+    check(document, services.saved_for_document(document))
+    return {**document, "club": club.public_id, "members": clubs.members_for_names(club, document["players"])}
+
+
 @bp.route("/k/<token>/game", methods=["GET", "POST"])
 @limit(GAME_STARTS, refuse=lambda message: at_limit(message, parse_game, new_game_form))
 def new_game(token: str):
@@ -422,12 +431,8 @@ def new_game(token: str):
     if request.method == "GET":
         form.prefill(request.args.get("preset"))
     if form.validate_on_submit():
-        document = form.to_document()
         try:
-            # The engine checks the names first: nobody becomes a member of a game that is refused.
-            parse_game(document, services.saved_for_document(document))
-            document["club"] = club.public_id
-            document["members"] = clubs.members_for_names(club, document["players"])
+            document = for_the_club(club, form.to_document(), parse_game)
             stored, started = services.create_game(document, club=club, **creator())
         except ScoringError as exc:
             form.add_engine_error(exc.path, error_text(exc))
@@ -449,12 +454,8 @@ def new_night(token: str):
     club = admin_club(token)
     form = new_night_form(club, token)
     if form.validate_on_submit():
-        document = form.to_document()
         try:
-            parse_night(document, services.saved_for_document(document))
-            document["club"] = club.public_id
-            document["members"] = clubs.members_for_names(club, document["players"])
-            stored = events.create_event(document, club=club, **creator())
+            stored = events.create_event(for_the_club(club, form.to_document(), parse_night), club=club, **creator())
         except ScoringError as exc:
             form.add_engine_error(exc.path, error_text(exc))
         else:
