@@ -12,7 +12,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, s
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from .. import events, labels, services
+from .. import clubs, events, labels, services
 from ..clubs import ClubRefused
 from ..forms import ButtonForm, ImportGameForm, NewGameForm, RoundForm, UnreadableImport
 from ..i18n import engine_text, error_text
@@ -26,7 +26,7 @@ from ..web import htmx
 from ..web.device import creator, device_id
 from ..web.limits import GAME_STARTS, limit
 from ..web.loaders import any_game, game_to_edit
-from ..web.recent import NIGHTS, keep_recent, recent_tokens
+from ..web.recent import CLUBS, NIGHTS, keep_recent, recent_tokens
 from ..web.recent import remember as remember_token
 from ..web.trust import trust_of
 from .confirm import scorer_witness
@@ -142,7 +142,16 @@ def home(import_form: ImportGameForm | None = None, status: int = 200):
         if found and found[1] == events.EventRole.DIRECTOR
     ]
     form = import_form or ImportGameForm()
-    return render_template("games/home.html", recent=recent, nights=nights, import_form=form), status
+    return (
+        render_template("games/home.html", recent=recent, nights=nights, clubs=admin_clubs(), import_form=form),
+        status,
+    )
+
+
+def admin_clubs() -> list[Any]:
+    """The clubs whose admin page this device opened (issue 16), newest first: their admin links."""
+    found = (clubs.find_club(token) for token in recent_tokens(CLUBS))
+    return [club for club, role in filter(None, found) if role == clubs.ADMIN]
 
 
 @bp.post("/games/import")

@@ -37,6 +37,8 @@ RECENT_GAMES = 10  # edit tokens remembered
 #: tokens: losing the console's link would leave a night without its director).
 GAMES = Kept(SESSION_KEY, PURPOSE, RECENT_GAMES)
 NIGHTS = Kept("recent_nights", "recent nights", 5)
+#: The clubs whose admin page this device opened (admin tokens: losing the link leaves the club without its admin).
+CLUBS = Kept("recent_clubs", "recent clubs", 5)
 
 
 def _secrets() -> list[str | bytes]:

@@ -44,8 +44,11 @@
     var shown = form.querySelector("[data-count]");
     if (!players || !shown) return;
     var update = function () {
-      shown.textContent = shown.dataset.count.replace("{n}", String(count(players.value)));
+      // A club's night: the members ticked as present count too (templates/club/_present_members.html).
+      var ticked = form.querySelectorAll("input[name='present']:checked").length;
+      shown.textContent = shown.dataset.count.replace("{n}", String(count(players.value) + ticked));
     };
     players.addEventListener("input", update);
+    form.addEventListener("change", update);
   });
 })();
