@@ -205,6 +205,7 @@ def _chart(title: str, x_title: str, y_title: str, formatter: Callable[[float], 
         "no_data_text": _("Nothing to show yet."),
         "margin": 6,
         "margin_bottom": 14,
+        "margin_right": 24,  # the last x label (a date such as "Dec 1") is centred on the right edge
         "spacing": 8,
         "print_values": False,
         "show_y_guides": True,
