@@ -1,0 +1,115 @@
+"""The club rating (issue 16; club-format.md "A member's statistics", ``rating``) checked
+against openskill called directly: Plackett–Luce with its defaults, one update per complete
+game in order of ``date`` then of the game's creation, each seat a team of one ranked by the
+game's ``final`` (ties tied, competition ranks as the standings give them), a guest a fresh
+default rating that is not kept. Editing or undoing a round of an older game recomputes the
+games that follow: the rating is always what a replay of the history gives.
+
+The club and its games are the small club of tests/test_club_stats.py, whose finals and ranks
+are worked out by hand there (FINALS).
+"""
+
+import pytest
+from openskill.models import PlackettLuce
+
+from tests.test_api import API, auth
+from tests.test_club_stats import BY_POINTS, FINALS, GAMES, GUEST, MEMBERS, build_club, member
+
+#: Complete games in rating order: by date, then by creation (G2 and G3 share 2026-03-12; G6,
+#: created after G5, is dated the day before it). G4 is not complete: it never counts.
+RATED = ["G1", "G2", "G3", "G6", "G5"]
+
+
+def replay(order: list[str], ranks: dict[str, list[int]] | None = None) -> dict[str, list[tuple[str, float, float]]]:
+    """openskill on the games ``order`` (labels of GAMES) with their hand-worked ranks (or
+    ``ranks`` in their place): each member's ratings after each of their games, oldest first,
+    as (label, μ, σ). A guest plays as a fresh default rating, not kept."""
+    model = PlackettLuce()
+    current = {name: model.rating() for name in MEMBERS}
+    history: dict[str, list[tuple[str, float, float]]] = {name: [] for name in MEMBERS}
+    for label in order:
+        players = GAMES[label][2]
+        teams = [[current[name] if name != GUEST else model.rating()] for name in players]
+        rated = model.rate(teams, ranks=(ranks or {}).get(label, FINALS[label][1]))
+        for name, team in zip(players, rated, strict=True):
+            if name != GUEST:
+                current[name] = team[0]
+                history[name].append((label, team[0].mu, team[0].sigma))
+    return history
+
+
+def assert_ratings(client, club: dict, ids: dict[str, str], games: dict[str, dict], expected: dict) -> None:
+    """Each member's rating (μ, σ, ordinal μ − 3σ, not updating) and its history as openskill's replay."""
+    labels = {game["id"]: label for label, game in games.items()}
+    for name in MEMBERS:
+        rating = member(client, club, ids[name]).json["rating"]
+        steps = expected[name]
+        mu, sigma = (steps[-1][1], steps[-1][2]) if steps else (25.0, 25 / 3)
+        assert rating["mu"] == pytest.approx(mu, rel=1e-9), name
+        assert rating["sigma"] == pytest.approx(sigma, rel=1e-9), name
+        assert rating["ordinal"] == pytest.approx(mu - 3 * sigma, rel=1e-9, abs=1e-9), name
+        assert rating["updating"] is False, name
+        got = [(labels[h["game_id"]], h["mu"], h["sigma"]) for h in rating["history"]]
+        assert [g[0] for g in got] == [s[0] for s in steps], name
+        for (_, got_mu, got_sigma), (_, mu, sigma) in zip(got, steps, strict=True):
+            assert (got_mu, got_sigma) == (pytest.approx(mu, rel=1e-9), pytest.approx(sigma, rel=1e-9)), name
+
+
+@pytest.fixture
+def club(client):
+    return build_club(client, "De Zwarte Koning", BY_POINTS)
+
+
+def test_the_rating_is_openskills_over_the_complete_games_in_date_order(client, club):
+    assert_ratings(client, *club, replay(RATED))
+
+
+def test_games_of_one_date_are_rated_in_the_order_they_were_created(client):
+    """G3 created before G2 (both of 2026-03-12): Erik, who sits in both, ends elsewhere."""
+    labels = ("G1", "G3", "G2", "G4", "G5", "G6")
+    built = build_club(client, "Le Roi Noir", BY_POINTS, labels)
+    swapped = replay(["G1", "G3", "G2", "G6", "G5"])
+    assert swapped["Erik"][-1] != pytest.approx(replay(RATED)["Erik"][-1])  # the order matters
+    assert_ratings(client, *built, swapped)
+
+
+def put_round(client, game: dict, number: int, rnd: dict):
+    return client.put(f"{API}/games/{game['id']}/rounds/{number}", json=rnd, headers=auth(game["edit_token"]))
+
+
+def test_editing_a_round_of_an_older_game_recomputes_the_games_that_follow(client, club):
+    _, _, games = club
+    # G1 round 2 (Anne declares Trumps, Beth doubles her) edited from tricks 5 3 3 2 to 2 3 3 5:
+    # raw 10 15 15 25; Anne−Beth: 10 − 15 → Anne −5, Beth +5; total 5 20 15 25 (was 35 5 15 10).
+    # Finals: Anne 51 − 30 = 21, Beth 50 + 15 = 65, Cath 30, Diana 33 + 15 = 48 → ranks 4 1 3 2.
+    edited = {"contract": "trumps", "doubles": [[1, 0]], "outcome": {"tricks": [2, 3, 3, 5]}}
+    assert put_round(client, games["G1"], 2, edited).status_code == 200
+    standings = client.get(f"{API}/games/{games['G1']['id']}", headers=auth(games["G1"]["view_token"])).json
+    assert standings["standings"]["final"] == [21, 65, 30, 48]
+    expected = replay(RATED, {"G1": [4, 1, 3, 2]})
+    assert expected["Anne"][-1] != pytest.approx(replay(RATED)["Anne"][-1])  # the edit moves every later rating
+    assert_ratings(client, *club, expected)
+
+
+def test_undoing_a_round_of_an_older_game_takes_it_out_of_the_rating_until_it_is_complete_again(client, club):
+    _, _, games = club
+    g1 = games["G1"]
+    last = GAMES["G1"][3][-1]
+    assert client.delete(f"{API}/games/{g1['id']}/rounds/8", headers=auth(g1["edit_token"])).status_code == 204
+    # G1 is no longer complete: the rating is the replay of G2, G3, G6, G5 alone.
+    assert_ratings(client, *club, replay(RATED[1:]))
+    # Recorded again: as before the undo.
+    response = client.post(f"{API}/games/{g1['id']}/rounds", json=last, headers=auth(g1["edit_token"]))
+    assert response.status_code == 201
+    assert_ratings(client, *club, replay(RATED))
+
+
+def test_a_game_in_progress_does_not_move_the_rating_until_it_is_complete(client, club):
+    _, ids, games = club
+    g4 = games["G4"]
+    before = member(client, club[0], ids["Erik"]).json["rating"]
+    # G4 (Anne, Cath, Erik, Fay) goes on: R4 Cath declares Trumps, tricks 3 4 3 3. Still 4 rounds short.
+    rnd = {"contract": "trumps", "doubles": [], "outcome": {"tricks": [3, 4, 3, 3]}}
+    assert client.post(f"{API}/games/{g4['id']}/rounds", json=rnd, headers=auth(g4["edit_token"])).status_code == 201
+    after = member(client, club[0], ids["Erik"]).json["rating"]
+    assert (after["mu"], after["sigma"], len(after["history"])) == (before["mu"], before["sigma"], 2)
