@@ -373,7 +373,10 @@ def test_a_night_joins_the_club_with_its_members_and_its_tables_count(app, clien
     assert response.status_code == 201, response.json
     night = response.json
     tables = night["sessions"][0]["tables"]
-    first = next(t for t in tables if t["players"] == ["Anne", "Beth", "Cath", "Diana"])
+    first = tables[0]  # seats Anne, Beth, Cath, Diana (players 0 to 3)
+    game = client.get(f"{API}/games/{first['game_id']}", headers=auth(first["edit_token"])).json
+    assert (game["players"], game["club"]) == (["Anne", "Beth", "Cath", "Diana"], club["id"])
+    assert game["members"] == [ids[n] for n in ("Anne", "Beth", "Cath", "Diana")]
     for rnd in GAMES["G1"][3][:2]:  # G1's first two rounds, Anne declaring: Anne 35, Beth −3, Cath 7, Diana 2
         reply = client.post(f"{API}/games/{first['game_id']}/rounds", json=rnd, headers=auth(first["edit_token"]))
         assert reply.status_code == 201, reply.json

@@ -53,7 +53,7 @@ def round_doc(number: int, version: int) -> dict:
 
 
 OPERATIONS = st.lists(
-    st.tuples(st.sampled_from(["record", "record", "edit", "undo", "put_back"]), st.integers(0, 8)),
+    st.tuples(st.sampled_from(["record", "record", "edit", "undo", "put_back", "undo_put_back"]), st.integers(0, 8)),
     max_size=16,
 )
 
@@ -74,6 +74,9 @@ def apply(client, game: dict, operation: str, pick: int, count: int) -> None:
         assert client.delete(f"{url}/{count}", headers=headers).status_code == 204
     elif operation == "put_back":
         client.post(f"/g/{game['edit_token']}/rounds/put-back", data={})  # a 409 when nothing is undone
+    elif operation == "undo_put_back" and count:  # the undo a put back needs right before it
+        assert client.delete(f"{url}/{count}", headers=headers).status_code == 204
+        assert client.post(f"/g/{game['edit_token']}/rounds/put-back", data={}).status_code == 303
 
 
 def assert_results_match_the_rounds(app, game_id: int, seats: list[str | None]) -> None:
@@ -135,6 +138,21 @@ def test_the_stored_results_are_always_those_of_the_rounds(app, client, operatio
         apply(client, game, operation, pick, count)
         count = len(client.get(f"{API}/games/{game['id']}", headers=auth(game["view_token"])).json["rounds"])
         assert_results_match_the_rounds(app, game["id"], seats)
+
+
+def test_a_round_undone_and_put_back_is_counted_again(app, client):
+    app.config["WTF_CSRF_ENABLED"] = False
+    game, seats = club_game(client)
+    for count in range(3):
+        apply(client, game, "record", count + 1, count)
+    apply(client, game, "undo", 0, 3)
+    assert_results_match_the_rounds(app, game["id"], seats)
+    apply(client, game, "undo_put_back", 0, 2)  # round 2 undone, then put back
+    apply(client, game, "put_back", 0, 2)  # nothing left to put back: refused, nothing changes
+    assert_results_match_the_rounds(app, game["id"], seats)
+    with app.app_context():
+        rows = db.session.scalars(select(StoredResult).where(StoredResult.game_id == game["id"])).all()
+        assert {r.rounds_played for r in rows} == {2}
 
 
 def test_a_full_game_with_every_version_matches_after_each_write(app, client):
