@@ -20,7 +20,7 @@ from sqlalchemy import and_, case, func, select, update
 
 from .extensions import db
 from .models import StoredClub, StoredGame, StoredMember, StoredResult, token_digest, utcnow
-from .rating import DEFAULT_MU, DEFAULT_SIGMA, ratings_pending
+from .rating import DEFAULT_MU, DEFAULT_SIGMA, ratings_pending, settle
 from .scoring import Game, ScoringError
 from .scoring.club import (
     ContractLine,
@@ -222,6 +222,7 @@ def merge_members(club: StoredClub, source: StoredMember, target: StoredMember) 
         .values(member_id=target.id, rated=False, version=StoredResult.version + 1)
     )
     db.session.commit()
+    settle(club.id)
 
 
 def members_for_names(club: StoredClub, names: Sequence[str]) -> list[str]:
