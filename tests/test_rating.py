@@ -16,7 +16,19 @@ from sqlalchemy import select
 from scorepad.extensions import db
 from scorepad.models import StoredMember, StoredResult
 from tests.test_api import API, auth
-from tests.test_club_stats import BY_POINTS, FINALS, GAMES, GUEST, MEMBERS, build_club, member
+from tests.test_club_stats import (
+    BY_POINTS,
+    FINALS,
+    GAMES,
+    GUEST,
+    MEMBERS,
+    add_member,
+    build_club,
+    create_club,
+    member,
+    play,
+    start_game,
+)
 
 #: Complete games in rating order: by date, then by creation (G2 and G3 share 2026-03-12; G6,
 #: created after G5, is dated the day before it). G4 is not complete: it never counts.
@@ -130,3 +142,32 @@ def test_a_game_in_progress_does_not_move_the_rating_until_it_is_complete(client
     assert client.post(f"{API}/games/{g4['id']}/rounds", json=rnd, headers=auth(g4["edit_token"])).status_code == 201
     after = member(client, club[0], ids["Erik"]).json["rating"]
     assert (after["mu"], after["sigma"], after["updating"]) == (before["mu"], before["sigma"], False)
+
+
+def test_merging_a_duplicate_replays_the_rating_as_one_player(app, client):
+    """'Anne' played G1 and 'Anne B.' (the same person entered twice) G2. Merged, Anne's rating is
+    openskill's on G1 then G2 with her one rating in both; before, G2 rated Anne B. from scratch."""
+    club = create_club(client, "De Zwarte Koning", BY_POINTS)
+    ids = {name: add_member(client, club, name)["id"] for name in ("Anne", "Anne B.", "Beth", "Cath", "Diana", "Erik")}
+    games = {"G1": start_game(client, "G1", ids, club)}
+    play(client, games["G1"], GAMES["G1"][3])
+    games["G2"] = start_game(client, "G2", {**ids, "Anne": ids["Anne B."]}, club)
+    play(client, games["G2"], GAMES["G2"][3])
+    separate = replay(["G1"])["Anne"][-1]
+    assert member(client, club, ids["Anne"]).json["rating"]["mu"] == pytest.approx(separate[1], rel=1e-9)
+    url = f"{API}/clubs/{club['id']}/members/{ids['Anne B.']}/merge"
+    assert client.post(url, json={"into": ids["Anne"]}, headers=auth(club["admin_token"])).status_code == 200
+    expected = replay(["G1", "G2"])
+    rating = member(client, club, ids["Anne"]).json["rating"]
+    assert (rating["mu"], rating["sigma"], rating["updating"]) == (
+        pytest.approx(expected["Anne"][-1][1], rel=1e-9),
+        pytest.approx(expected["Anne"][-1][2], rel=1e-9),
+        False,
+    )
+    assert stored_steps(app, ids["Anne"], games) == {
+        label: (pytest.approx(mu, rel=1e-9), pytest.approx(sigma, rel=1e-9)) for label, mu, sigma in expected["Anne"]
+    }
+    # Beth and Erik, who played G2 against her, are rated against her merged rating too
+    for name in ("Beth", "Erik"):
+        got = member(client, club, ids[name]).json["rating"]
+        assert got["mu"] == pytest.approx(expected[name][-1][1], rel=1e-9), name
