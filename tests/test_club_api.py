@@ -408,3 +408,103 @@ def test_a_night_with_an_unknown_member_is_422_with_its_path(app, client, club):
     response = client.post(f"{API}/events", json=document, headers={"X-Club-Token": club["admin_token"]})
     assert_refused(response, 422, "members[5]")
     assert stored_counts(app) == before
+
+
+# ---------------------------------------------------------------- more ways into a club
+
+
+def test_a_game_imported_with_its_rounds_counts_at_once(client, club):
+    """G1 of tests/test_club_stats.py imported whole: Anne 51, rank 1, a win; no-queens (4, 1, −14, 0),
+    trumps (4, 1, 65, 0); given 3 (R3, R6, R8), received 2 (R2, R8), net 0."""
+    ids = members_of(client, club, "Anne", "Beth", "Cath", "Diana")
+    document = {**game_document("G1", ids, club), "rounds": GAMES["G1"][3]}
+    response = client.post(f"{API}/games", json=document, headers={"X-Club-Token": club["admin_token"]})
+    assert response.status_code == 201, response.json
+    stats = member(client, club, ids["Anne"]).json
+    assert [stats[k] for k in ("games", "complete_games", "wins", "total", "average")] == [1, 1, 1, 51, 51.0]
+    assert stats["by_contract"] == {
+        "no-queens": {"rounds": 4, "declared": 1, "raw": -14, "doubles": 0},
+        "trumps": {"rounds": 4, "declared": 1, "raw": 65, "doubles": 0},
+    }
+    assert stats["doubles"] == {"given": 3, "received": 2, "net": 0}
+    assert stats["rating"]["updating"] is False and stats["rating"]["mu"] > 25  # first of four: up
+
+
+def test_a_game_started_without_rounds_counts_from_its_first_round(client, club):
+    ids = members_of(client, club, "Anne", "Beth", "Cath", "Diana")
+    game = start_game(client, "G1", ids, club)
+    assert member(client, club, ids["Anne"]).json["games"] == 0
+    play(client, game, GAMES["G1"][3][:1])  # R1, split: Anne 0
+    stats = member(client, club, ids["Anne"]).json
+    assert (stats["games"], stats["total"], stats["by_contract"]) == (
+        1,
+        0,
+        {"no-queens": {"rounds": 1, "declared": 1, "raw": 0, "doubles": 0}},
+    )
+
+
+def test_members_without_a_club_are_refused(app, client, club):
+    ids = members_of(client, club, "Anne", "Beth", "Cath", "Diana")
+    document = {key: value for key, value in game_document("G1", ids, club).items() if key != "club"}
+    before = stored_counts(app)
+    response = client.post(f"{API}/games", json=document, headers={"X-Club-Token": club["admin_token"]})
+    assert_refused(response, 422, "members")
+    assert stored_counts(app) == before
+
+
+def test_playing_again_after_a_club_game_plays_for_the_club_with_the_same_members(client, club):
+    ids = members_of(client, club, "Anne", "Beth", "Cath", "Diana")
+    g1 = start_game(client, "G1", ids, club)
+    play(client, g1, GAMES["G1"][3])
+    response = client.post(f"{API}/games/{g1['id']}/rematch", headers=auth(g1["edit_token"]))
+    assert response.status_code == 201, response.json
+    again = response.json
+    assert (again["game"]["club"], again["game"]["members"]) == (club["id"], [ids[n] for n in GAMES["G1"][2]])
+    # The rematch's first declarer is Beth (seat 1, on Anne's left): its round 1 is hers. No Queens
+    # not doubled is split: Beth 0, the others −8.
+    rnd = {"contract": "no-queens", "doubles": []}
+    reply = client.post(f"{API}/games/{again['id']}/rounds", json=rnd, headers=auth(again["edit_token"]))
+    assert reply.status_code == 201, reply.json
+    anne = member(client, club, ids["Anne"]).json
+    assert (anne["games"], anne["complete_games"], anne["total"]) == (2, 1, 51 - 8)
+
+
+def test_changing_the_ladder_settings_changes_the_ladder(client, club):
+    """G1 complete (Anne 51, Beth 50, Diana 33, Cath 30). By points (best 3, min 1): Anne 51
+    first; by places: Anne 3, Beth 2, Diana 1, Cath 0. A season starting after G1: nobody has a game."""
+    ids = members_of(client, club, "Anne", "Beth", "Cath", "Diana")
+    play(client, start_game(client, "G1", ids, club), GAMES["G1"][3])
+    url = f"{API}/clubs/{club['id']}"
+
+    def ladder() -> list[tuple]:
+        answer = client.get(f"{url}/ladder", headers=auth(club["view_token"])).json
+        return [(e["name"], e["games"], e["score"], e["rank"]) for e in answer["entries"]]
+
+    assert ladder() == [("Anne", 1, 51, 1), ("Beth", 1, 50, 2), ("Diana", 1, 33, 3), ("Cath", 1, 30, 4)]
+    assert_refused(client.patch(url, json={"ladder": {"by": "places"}}, headers=auth(club["view_token"])), 403)
+    response = client.patch(url, json={"ladder": {"by": "places", "min_games": 1}}, headers=auth(club["admin_token"]))
+    assert response.status_code == 200, response.json
+    assert response.json["ladder"] == {"best": 10, "min_games": 1, "by": "places", "from": None, "to": None}
+    assert ladder() == [("Anne", 1, 3, 1), ("Beth", 1, 2, 2), ("Diana", 1, 1, 3), ("Cath", 1, 0, 4)]
+    response = client.patch(url, json={"ladder": {"from": "2026-03-04"}}, headers=auth(club["admin_token"]))
+    assert response.status_code == 200, response.json
+    # the defaults again (min 5) and no game in the season: everybody unranked, by members' order
+    assert ladder() == [("Anne", 0, 0, None), ("Beth", 0, 0, None), ("Cath", 0, 0, None), ("Diana", 0, 0, None)]
+    assert_refused(
+        client.patch(url, json={"ladder": {"best": 0}}, headers=auth(club["admin_token"])), 422, "ladder.best"
+    )
+
+
+def test_a_member_merged_twice_reads_as_the_last_one(client, club):
+    """Anne 1 played G1 (51), Anne 2 played G2 (63), Anne 3 played G6 (45): merged 1 → 2, then
+    2 → 3. Anne 3 has the three games: total 159; the first two ids read as her."""
+    ids = members_of(client, club, "Anne 1", "Anne 2", "Anne 3", "Beth", "Cath", "Diana", "Erik")
+    for label, anne in (("G1", "Anne 1"), ("G2", "Anne 2"), ("G6", "Anne 3")):
+        play(client, start_game(client, label, {**ids, "Anne": ids[anne]}, club), GAMES[label][3])
+    admin = auth(club["admin_token"])
+    base = f"{API}/clubs/{club['id']}/members"
+    assert client.post(f"{base}/{ids['Anne 1']}/merge", json={"into": ids["Anne 2"]}, headers=admin).status_code == 200
+    assert client.post(f"{base}/{ids['Anne 2']}/merge", json={"into": ids["Anne 3"]}, headers=admin).status_code == 200
+    for old in ("Anne 1", "Anne 2", "Anne 3"):
+        stats = member(client, club, ids[old]).json
+        assert (stats["id"], stats["games"], stats["wins"], stats["total"]) == (ids["Anne 3"], 3, 2, 159)
