@@ -84,7 +84,9 @@ Anne 1, Beth 2, Cath 3.
 predate the clubs; the member sums below are only added up by hand.)
 """
 
+import json
 from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
 
 import pytest
 
@@ -582,3 +584,100 @@ def test_the_club_lists_its_members_with_their_games(clubs):
     listed = {m["name"]: (m["id"], m["games"]) for m in answer["members"]}
     assert listed == {name: (ids[name], EXPECTED[name]["games"]) for name in MEMBERS}
     assert "admin_token" not in answer and "view_token" not in answer  # a view token sees no secret
+
+
+# ---------------------------------------------------------------- the examples as club games
+
+EXAMPLES = sorted((Path(__file__).parent / "data" / "examples").glob("*.json"))
+
+
+def example_numbers(example: dict, seat: int) -> dict:
+    """A member's numbers at ``seat`` of the example game alone, summed from the example's
+    ``expected`` results (raw and doubles per round, the standings) and its recorded doubles."""
+    game, expected = example["game"], example["expected"]
+    by_contract: dict[str, dict] = {}
+    for rnd, result in zip(game["rounds"], expected["rounds"], strict=True):
+        line = by_contract.setdefault(rnd["contract"], {"rounds": 0, "declared": 0, "raw": 0, "doubles": 0})
+        line["rounds"] += 1
+        line["declared"] += result["declarer"] == seat
+        line["raw"] += result["result"]["raw"][seat]
+        line["doubles"] += result["result"]["doubles"][seat]
+    pairs = [tuple(pair) for rnd in game["rounds"] for pair in rnd.get("doubles", [])]
+    standings = expected["standings"]
+    return {
+        "games": 1,
+        "complete_games": int(standings["complete"]),
+        "wins": int(standings["complete"] and standings["rank"][seat] == 1),
+        "total": standings["final"][seat],  # with the quota penalties of house-rules.json
+        "average": float(standings["final"][seat]),
+        "by_contract": by_contract,
+        "doubles": {
+            "given": sum(doubler == seat for doubler, _ in pairs),
+            "received": sum(doubled == seat for _, doubled in pairs),
+            "net": sum(r["result"]["doubles"][seat] for r in expected["rounds"]),
+        },
+    }
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_each_example_played_for_a_club_gives_its_members_the_examples_numbers(clubs, path):
+    """The four examples (the tournament, house rules with splits, ×2/×4 doubles, an automatic
+    redouble and quota penalties, Brader's 32 cards, the French form without doubles), each
+    imported as a club game (a club of its own, in the module's database)."""
+    client = clubs["client"]
+    example = json.loads(path.read_text(encoding="utf-8"))
+    club = create_club(client, "De Zwarte Koning", {"best": 1, "min_games": 1})
+    players = example["game"]["players"]
+    ids = {name: add_member(client, club, name)["id"] for name in players}
+    document = {**example["game"], "club": club["id"], "members": [ids[name] for name in players]}
+    response = client.post(f"{API}/games", json=document, headers={"X-Club-Token": club["admin_token"]})
+    assert response.status_code == 201, response.json
+    for seat, name in enumerate(players):
+        stats = member(client, club, ids[name]).json
+        assert {key: stats[key] for key in example_numbers(example, seat)} == example_numbers(example, seat), name
+    ladder_scores = {e["name"]: e["score"] for e in ladder(client, club).json["entries"]}
+    assert ladder_scores == dict(zip(players, example["expected"]["standings"]["final"], strict=True))
+
+
+def test_an_automatic_redouble_is_not_given_a_recorded_one_is(clubs):
+    """Preset declarer-doubles-only (only the declarer may be doubled; the declarer redoubles
+    whoever doubled them without it being recorded). Anne declares:
+      R1 No Tricks, tricks 3 4 3 3 → raw −6 −8 −6 −6; Beth doubles Anne, redoubled automatically:
+         2 × (−6 + 8) → Anne +4, Beth −4. Recorded: Beth → Anne only.
+      R2 No Queens, queens 1 1 1 1 → raw −6 each; Cath doubles Anne, Anne's redouble recorded:
+         equal scores, nothing moves.
+    Anne: given 1 (R2, recorded), received 2, net +4; Beth: given 1, received 0 (the automatic
+    redouble is not recorded), net −4; Cath: given 1, received 1, net 0."""
+    client = clubs["client"]
+    club = create_club(client, "De Zwarte Koning", {})
+    ids = {name: add_member(client, club, name)["id"] for name in ("Anne", "Beth", "Cath", "Diana")}
+    document = {
+        "players": ["Anne", "Beth", "Cath", "Diana"],
+        "first_declarer": 0,
+        "preset": "declarer-doubles-only",
+        "club": club["id"],
+        "members": [ids["Anne"], ids["Beth"], ids["Cath"], ids["Diana"]],
+        "rounds": [
+            {"contract": "no-tricks", "doubles": [[1, 0]], "outcome": {"tricks": [3, 4, 3, 3]}},
+            {"contract": "no-queens", "doubles": [[2, 0], [0, 2]], "outcome": {"queens": [1, 1, 1, 1]}},
+        ],
+    }
+    response = client.post(f"{API}/games", json=document, headers={"X-Club-Token": club["admin_token"]})
+    assert response.status_code == 201, response.json
+    expected = {
+        "Anne": (
+            {"given": 1, "received": 2, "net": 4},
+            {"no-tricks": line(1, 1, -6, 4), "no-queens": line(1, 1, -6, 0)},
+        ),
+        "Beth": (
+            {"given": 1, "received": 0, "net": -4},
+            {"no-tricks": line(1, 0, -8, -4), "no-queens": line(1, 0, -6, 0)},
+        ),
+        "Cath": (
+            {"given": 1, "received": 1, "net": 0},
+            {"no-tricks": line(1, 0, -6, 0), "no-queens": line(1, 0, -6, 0)},
+        ),
+    }
+    for name, (doubles, by_contract) in expected.items():
+        stats = member(client, club, ids[name]).json
+        assert (stats["doubles"], stats["by_contract"]) == (doubles, by_contract), name
