@@ -508,3 +508,20 @@ def test_a_member_merged_twice_reads_as_the_last_one(client, club):
     for old in ("Anne 1", "Anne 2", "Anne 3"):
         stats = member(client, club, ids[old]).json
         assert (stats["id"], stats["games"], stats["wins"], stats["total"]) == (ids["Anne 3"], 3, 2, 159)
+
+
+def test_a_game_in_progress_played_on_after_a_merge_counts_for_the_member_merged_into(client, club):
+    """'Erik 2' (a duplicate of Erik) sits in G4, in progress (Erik 20 after 3 rounds, tests/test_club_stats.py).
+    Merged into Erik; then G4's round 4 (Cath declares Trumps, tricks 3 4 3 3: Erik +15): Erik
+    has G4 at 35 with 4 rounds, and the duplicate's id still reads as Erik."""
+    ids = members_of(client, club, "Anne", "Cath", "Erik", "Erik 2", "Fay")
+    game = start_game(client, "G4", {**ids, "Erik": ids["Erik 2"]}, club)
+    play(client, game, GAMES["G4"][3])
+    admin = auth(club["admin_token"])
+    url = f"{API}/clubs/{club['id']}/members/{ids['Erik 2']}/merge"
+    assert client.post(url, json={"into": ids["Erik"]}, headers=admin).status_code == 200
+    play(client, game, [{"contract": "trumps", "doubles": [], "outcome": {"tricks": [3, 4, 3, 3]}}])
+    stats = member(client, club, ids["Erik"]).json
+    assert (stats["games"], stats["total"]) == (1, 35)
+    assert stats["by_contract"]["trumps"] == {"rounds": 2, "declared": 0, "raw": 10 + 15, "doubles": 0}
+    assert member(client, club, ids["Erik 2"]).json["id"] == ids["Erik"]
