@@ -525,3 +525,20 @@ def test_a_game_in_progress_played_on_after_a_merge_counts_for_the_member_merged
     assert (stats["games"], stats["total"]) == (1, 35)
     assert stats["by_contract"]["trumps"] == {"rounds": 2, "declared": 0, "raw": 10 + 15, "doubles": 0}
     assert member(client, club, ids["Erik 2"]).json["id"] == ids["Erik"]
+
+
+def test_the_openapi_description_has_the_club_paths_and_the_club_token_header(client):
+    spec = client.get(f"{API}/openapi.json").json
+    assert {
+        "/clubs",
+        "/clubs/{club_id}",
+        "/clubs/{club_id}/members",
+        "/clubs/{club_id}/members/{member_id}",
+        "/clubs/{club_id}/members/{member_id}/merge",
+        "/clubs/{club_id}/ladder",
+    } <= set(spec["paths"])
+    for path in ("/games", "/events"):
+        operation = spec["paths"][path]["post"]
+        assert "X-Club-Token" in [p["name"] for p in operation["parameters"]]
+        assert "403" in operation["responses"]
+    assert {"club", "members"} <= set(spec["components"]["schemas"]["Game"]["properties"])
