@@ -10,6 +10,8 @@ are worked out by hand there (FINALS).
 """
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 from sqlalchemy import select
 
@@ -22,6 +24,7 @@ from tests.test_club_stats import (
     GAMES,
     GUEST,
     MEMBERS,
+    TRUMPS_ONLY,
     add_member,
     build_club,
     create_club,
@@ -171,3 +174,86 @@ def test_merging_a_duplicate_replays_the_rating_as_one_player(app, client):
     for name in ("Beth", "Erik"):
         got = member(client, club, ids[name]).json["rating"]
         assert got["mu"] == pytest.approx(expected[name][-1][1], rel=1e-9), name
+
+
+# ---------------------------------------------------------------- never drifts from a replay
+
+#: Three TRUMPS_ONLY games (4 rounds, no doubles), created in this order; T3 is dated before the others.
+SHORT_GAMES = {
+    "T1": ("2026-03-01", ["Anne", "Beth", "Cath", "Diana"]),
+    "T2": ("2026-03-01", ["Erik", "Anne", GUEST, "Beth"]),
+    "T3": ("2026-02-20", ["Cath", "Diana", "Erik", "Anne"]),
+}
+TRICKS = ([4, 3, 3, 3], [2, 5, 3, 3], [3, 3, 3, 4], [1, 2, 4, 6], [3, 4, 3, 3])
+CHANGES = st.lists(
+    st.tuples(st.sampled_from(sorted(SHORT_GAMES)), st.sampled_from(["edit", "undo", "record"]), st.integers(0, 19)),
+    max_size=8,
+)
+
+
+def trumps(version: int) -> dict:
+    return {"contract": "trumps", "doubles": [], "outcome": {"tricks": TRICKS[version % len(TRICKS)]}}
+
+
+def replay_standings(client, games: dict[str, dict]) -> dict[str, tuple[float, float]]:
+    """openskill on the games as they stand now (their standings from the games API), complete
+    ones only, in order of date then creation; each member's last (μ, σ)."""
+    model = PlackettLuce()
+    current = {}
+    order = sorted(SHORT_GAMES, key=lambda label: (SHORT_GAMES[label][0], list(SHORT_GAMES).index(label)))
+    for label in order:
+        game = games[label]
+        standings = client.get(f"{API}/games/{game['id']}", headers=auth(game["view_token"])).json["standings"]
+        if not standings["complete"]:
+            continue
+        players = SHORT_GAMES[label][1]
+        teams = [[current.get(name, model.rating())] if name != GUEST else [model.rating()] for name in players]
+        for name, (after,) in zip(players, model.rate(teams, ranks=standings["rank"]), strict=True):
+            if name != GUEST:
+                current[name] = after
+    return {name: (rating.mu, rating.sigma) for name, rating in current.items()}
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(changes=CHANGES)
+def test_after_any_edits_and_undos_the_rating_is_a_replay_of_the_games_as_they_stand(app, client, changes):
+    app.config["MAX_EVENTS_PER_ADDRESS_BURST"] = 10**6  # a club counts as a night: one per example
+    app.config["MAX_EVENTS_PER_ADDRESS"] = 10**6
+    app.config["MAX_GAMES_PER_ADDRESS_BURST"] = 10**6
+    app.config["MAX_GAMES_PER_ADDRESS"] = 10**6
+    club = create_club(client, "De Zwarte Koning", {})
+    names = ("Anne", "Beth", "Cath", "Diana", "Erik")
+    ids = {name: add_member(client, club, name)["id"] for name in names}
+    games = {}
+    for n, (label, (day, players)) in enumerate(SHORT_GAMES.items()):
+        document = {
+            "players": players,
+            "first_declarer": 0,
+            "preset": TRUMPS_ONLY,
+            "date": day,
+            "club": club["id"],
+            "members": [ids.get(name) for name in players],
+            "rounds": [trumps(n + r) for r in range(4)],
+        }
+        response = client.post(f"{API}/games", json=document, headers={"X-Club-Token": club["admin_token"]})
+        assert response.status_code == 201, response.json
+        games[label] = response.json
+    for label, operation, pick in changes:
+        game = games[label]
+        url, headers = f"{API}/games/{game['id']}/rounds", auth(game["edit_token"])
+        count = len(client.get(f"{API}/games/{game['id']}", headers=headers).json["rounds"])
+        if operation == "edit" and count:
+            assert client.put(f"{url}/{pick % count + 1}", json=trumps(pick), headers=headers).status_code == 200
+        elif operation == "undo" and count:
+            assert client.delete(f"{url}/{count}", headers=headers).status_code == 204
+        elif operation == "record" and count < 4:
+            assert client.post(url, json=trumps(pick), headers=headers).status_code == 201
+    expected = replay_standings(client, games)
+    for name in names:
+        rating = member(client, club, ids[name]).json["rating"]
+        mu, sigma = expected.get(name, (25.0, 25 / 3))
+        assert (rating["mu"], rating["sigma"], rating["updating"]) == (
+            pytest.approx(mu, rel=1e-9),
+            pytest.approx(sigma, rel=1e-9),
+            False,
+        ), name
