@@ -113,6 +113,8 @@ class StoredGame(Model):
     # Held, never stored: see the class's docstring.
     edit_token: str | None = None
     view_token: str | None = None
+    # Held: a round write of this club game changed what the ratings read (scorepad.clubs.refresh_results).
+    rating_due: bool = False
 
     def document(self) -> dict[str, Any]:
         """The game document as recorded (game-format.md, without results)."""
@@ -410,12 +412,14 @@ class StoredResult(Model):
     member merged into; None for a guest). Rewritten for the game inside the transaction of every
     round write (:func:`scorepad.clubs.refresh_results`). ``mu`` / ``sigma``: the member's rating
     after this game (complete games of members only; :mod:`scorepad.rating`), valid while
-    ``rated``; a rewrite clears ``rated`` until the ratings catch up."""
+    ``rated``; a rewrite of a game that is or was complete clears ``rated`` until the ratings
+    catch up (a game in play does not count for them)."""
 
     __tablename__ = "results"
     __table_args__ = (
         Index("ix_results_club_member", "club_id", "member_id"),
         Index("ix_results_club_order", "club_id", "date", "created_at", "game_id"),
+        Index("ix_results_club_rated", "club_id", "rated"),
     )
 
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
