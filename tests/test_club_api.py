@@ -372,6 +372,9 @@ def test_a_night_joins_the_club_with_its_members_and_its_tables_count(app, clien
     response = client.post(f"{API}/events", json=document, headers={"X-Club-Token": club["admin_token"]})
     assert response.status_code == 201, response.json
     night = response.json
+    assert (night["club"], night["members"]) == (club["id"], members)
+    seen = client.get(f"{API}/events/{night['id']}", headers=auth(night["view_token"])).json
+    assert (seen["club"], seen["members"]) == (club["id"], members)
     tables = night["sessions"][0]["tables"]
     first = tables[0]  # seats Anne, Beth, Cath, Diana (players 0 to 3)
     game = client.get(f"{API}/games/{first['game_id']}", headers=auth(first["edit_token"])).json
