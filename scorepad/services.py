@@ -258,7 +258,7 @@ def club_rating(stored: StoredGame) -> None:
     """After the commit of a round write of ``stored``: bring its club's ratings up to date when
     the write changed what they read (``stored.rating_due``: :func:`scorepad.clubs.refresh_results`;
     :func:`scorepad.rating.settle`: now, or after the answer for a long replay)."""
-    if stored.club_id is not None and stored.rating_due:
+    if stored.rating_due and stored.club_id is not None:  # rating_due first: no SELECT after the commit
         stored.rating_due = False
         rating.settle(stored.club_id)
 
