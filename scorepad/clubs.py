@@ -335,7 +335,8 @@ def refresh_results(stored: StoredGame, game: Game) -> None:
     # The ratings read complete games only: a change that leaves the game in play (27 of a game's
     # 28 saves) leaves them as they are.
     due = results[0].complete or any(row.complete for row in existing.values())
-    stored.rating_due = stored.rating_due or due
+    if due:
+        stored.rating_due = stored.club_id
     for result in results:
         row = existing.get(result.seat)
         if row is None:

@@ -113,8 +113,9 @@ class StoredGame(Model):
     # Held, never stored: see the class's docstring.
     edit_token: str | None = None
     view_token: str | None = None
-    # Held: a round write of this club game changed what the ratings read (scorepad.clubs.refresh_results).
-    rating_due: bool = False
+    # Held: the club whose ratings a round write of this game changed (scorepad.clubs.refresh_results),
+    # replayed after the commit; None otherwise (so a casual game's save reads nothing after its commit).
+    rating_due: int | None = None
 
     def document(self) -> dict[str, Any]:
         """The game document as recorded (game-format.md, without results)."""
