@@ -334,6 +334,8 @@ JSON_ENDPOINTS = {
     ),
     "POST /presets": ("POST", "/api/v1/presets", PRESET_DOC),
     "PUT /presets/{preset_id}": ("PUT", "/api/v1/presets/{preset_id}", PRESET_DOC),
+    # A club created here has its page and ladder links opened too (assert_no_server_error): the club
+    # pages' routes (scorepad/views/club.py of the pages' branch) answer them.
     "POST /clubs": (
         "POST",
         "/api/v1/clubs",
