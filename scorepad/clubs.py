@@ -334,7 +334,8 @@ def refresh_results(stored: StoredGame, game: Game) -> None:
     results = seat_results(game)
     # The ratings read complete games only: a change that leaves the game in play (27 of a game's
     # 28 saves) leaves them as they are.
-    due = results[0].complete or any(row.complete for row in existing.values())
+    # A row left unrated (a replay that ran while this game was being saved skipped it) is replayed too.
+    due = results[0].complete or any(row.complete or not row.rated for row in existing.values())
     if due:
         stored.rating_due = stored.club_id
     for result in results:
