@@ -47,7 +47,6 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 from board_load import EXAMPLE, Saves, call, ensure_wrk, print_row, quantile, wrk  # bench/board_load.py
 from event_load import PER_SEAT_FIELDS, SEAT_FIELDS, turned  # bench/event_load.py
@@ -502,7 +501,8 @@ def club_load(args) -> None:
     club = import_club(database_url, args, rng)
     print(
         f"imported {club.counts} in {club.timings['import']:.1f} s; rating of the whole season "
-        f"{club.timings['rating'] * 1000:.0f} ms, again from the first game {club.timings['rating again'] * 1000:.0f} ms",
+        f"{club.timings['rating'] * 1000:.0f} ms, "
+        f"again from the first game {club.timings['rating again'] * 1000:.0f} ms",
         flush=True,
     )
     limits = {"MAX_GAMES_PER_ADDRESS": "100000", "MAX_GAMES_PER_ADDRESS_BURST": "100000", "SECRET_KEY": "club-load"}
