@@ -59,10 +59,12 @@ def create_app(config=None) -> Flask:
     from . import cli, models  # noqa: F401, PLC0415 (flaskr's pattern; see above)
     from .views import (  # noqa: PLC0415 (flaskr's pattern; see above)
         api,
+        api_clubs,
         api_events,
         api_presets,
         board,
         card,
+        club,
         confirm,
         director,
         games,
@@ -83,6 +85,9 @@ def create_app(config=None) -> Flask:
         app.register_blueprint(blueprint)
     # Issue 15: the witness's page (/c/<confirm token>) and the game's record of changes (/h/<token>).
     for blueprint in (confirm.bp, confirm.scorer_bp, history.bp):
+        app.register_blueprint(blueprint)
+    # Issue 16: clubs, their members, statistics, ladder and rating: the API and the pages (/k/<token>).
+    for blueprint in (api_clubs.bp, club.bp):
         app.register_blueprint(blueprint)
     cli.register(app)
 

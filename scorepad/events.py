@@ -34,9 +34,9 @@ from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import selectinload
 from sqlalchemy.sql.functions import FunctionElement
 
-from . import history, services
+from . import clubs, history, services
 from .extensions import db
-from .models import StoredAdjustment, StoredEvent, StoredGame, StoredRound, token_digest, utcnow
+from .models import StoredAdjustment, StoredClub, StoredEvent, StoredGame, StoredRound, token_digest, utcnow
 from .scoring import (
     EVENT_FORMAT,
     Adjustment,
@@ -172,7 +172,11 @@ def night_random() -> random.Random:
 
 
 def create_event(
-    document: Any, *, creator_device: str | None = None, creator_address: str | None = None
+    document: Any,
+    *,
+    creator_device: str | None = None,
+    creator_address: str | None = None,
+    club: StoredClub | None = None,
 ) -> StoredEvent:
     """Validate a night document (club-format.md "Club night": ``POST /api/v1/events``) with
     the engine (:func:`~scorepad.scoring.event.parse_event`; the seating drawn when the
@@ -181,9 +185,13 @@ def create_event(
     the night's preset object, title, date (default: today in the night's time zone, else
     UTC), time zone and confirmation (off, optional or required). The returned night holds
     ``director_token`` and ``view_token`` (shown this once). ``creator_*`` only count the
-    nights one client creates. Raises :class:`ScoringError` with the path of the bad input
-    (nothing stored)."""
+    nights one client creates. ``club``: the club whose admin token came with the request; a
+    night naming a club (``club``, ``members`` per player) needs it, and every table's game is
+    then the club's with its members (:func:`scorepad.clubs.club_seats`). Raises
+    :class:`ScoringError` with the path of the bad input or
+    :class:`~scorepad.clubs.ClubRefused` (nothing stored)."""
     spec = parse_event(document, services.saved_for_document(document), night_random())
+    seats = clubs.club_seats(document, club, len(spec.players))
     day = spec.date or default_date(spec.timezone, services.clock())
     director = new_token()
     view = derive_token(director, VIEW)
@@ -204,13 +212,15 @@ def create_event(
         closed=False,
         creator_device=creator_device,
         creator_address=creator_address,
+        club_id=seats.club.id if seats else None,
+        members=list(seats.member_ids) if seats else None,
     )
     db.session.add(stored)
     try:
         db.session.flush()  # the night's id, for its games
         for session in spec.seating:
             for table in session.tables:
-                _add_table(stored, session.number, table, director, view, day)
+                _add_table(stored, session.number, table, director, view, day, seats.club if seats else None)
         db.session.commit()
     except ScoringError:  # a table the engine refuses: not expected once the night passed parse_event
         db.session.rollback()
@@ -219,9 +229,12 @@ def create_event(
     return stored
 
 
-def _add_table(stored: StoredEvent, session: int, table: Table, director: str, view: str, day: date) -> StoredGame:
+def _add_table(
+    stored: StoredEvent, session: int, table: Table, director: str, view: str, day: date, club: StoredClub | None
+) -> StoredGame:
     """Add the game of ``table`` in ``session`` to the database session (not committed), its
-    edit token derived from the director's and its view token from the night's (:mod:`scorepad.events`)."""
+    edit token derived from the director's and its view token from the night's (:mod:`scorepad.events`);
+    a club's night (``club``) makes it the club's game with the seated players' members."""
     document: dict[str, Any] = {
         "players": [stored.players[p] for p in table.players],
         "first_declarer": table.first_declarer,
@@ -233,8 +246,11 @@ def _add_table(stored: StoredEvent, session: int, table: Table, director: str, v
         document["title"] = stored.title
     if stored.timezone:
         document["timezone"] = stored.timezone
+    if club is not None:
+        document["club"] = club.public_id
+        document["members"] = [(stored.members or [])[p] for p in table.players]
     edit = table_token(director, session, table.number)
-    game, _game = services.add_game(document, edit_token=edit)
+    game, _game = services.add_game(document, edit_token=edit, club=club)
     board = table_view_token(view, session, table.number)
     game.view_sealed = services.seal_view_token(edit, board)
     game.view_digest = token_digest(board)

@@ -15,6 +15,7 @@ from sqlalchemy import (
     Boolean,
     Date,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -100,6 +101,10 @@ class StoredGame(Model):
     confirm_digest: Mapped[str | None] = mapped_column(String(64), unique=True, index=True)
     session_number: Mapped[int | None] = mapped_column(Integer)
     table_number: Mapped[int | None] = mapped_column(Integer)
+    # A club's game (issue 16): the club, and its players' member ids as sent (a list of 4, None
+    # for a guest; kept as they were when a member is merged into another: scorepad.clubs).
+    club_id: Mapped[int | None] = mapped_column(ForeignKey("clubs.id", ondelete="SET NULL"), index=True)
+    members: Mapped[list[str | None] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
     rounds: Mapped[list[StoredRound]] = relationship(
@@ -302,6 +307,9 @@ class StoredEvent(Model):
     closed: Mapped[bool] = mapped_column(Boolean, default=False)
     # Every table's confirmation (issue 15): off | optional | required.
     confirmation: Mapped[str] = mapped_column(String(10), default="optional", server_default="optional")
+    # A club's night (issue 16): the club and the member id of each of the night's players (None: a guest).
+    club_id: Mapped[int | None] = mapped_column(ForeignKey("clubs.id", ondelete="SET NULL"), index=True)
+    members: Mapped[list[str | None] | None] = mapped_column(JSON)
     # Who created it, only to cap how many nights one client creates (as for games).
     creator_device: Mapped[str | None] = mapped_column(String(64), index=True)
     creator_address: Mapped[str | None] = mapped_column(String(64), index=True)
@@ -356,3 +364,77 @@ class StoredHistory(Model):
     after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     note: Mapped[str | None] = mapped_column(String(200))
     game: Mapped[StoredGame] = relationship()
+
+
+class StoredClub(Model):
+    """A club (issue 16; club-format.md "Club, members, statistics, ladder, rating"): its
+    ``name``, the season ``ladder`` (:func:`scorepad.scoring.club.ladder_to_dict`), its
+    ``public_id`` (the API's club id) and the digests of its admin token (manages members,
+    attaches games and nights) and view token (derived from it: reads only). ``admin_token``
+    and ``view_token`` are held for whoever holds them in this request, as a game's."""
+
+    __tablename__ = "clubs"
+    __allow_unmapped__ = True
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True, index=True)
+    name: Mapped[str] = mapped_column(String(80))
+    ladder: Mapped[dict[str, Any]] = mapped_column(JSON)
+    admin_digest: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    view_digest: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
+    admin_token: str | None = None
+    view_token: str | None = None
+
+
+class StoredMember(Model):
+    """A club's member: ``name`` (a player's name), ``public_id`` (the API's member id) and,
+    once merged into another member, ``merged_into`` (that member's row id: their results count
+    for it; the games keep the ids they were played with)."""
+
+    __tablename__ = "members"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True, index=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    merged_into: Mapped[int | None] = mapped_column(ForeignKey("members.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class StoredResult(Model):
+    """One seat of one club game as it stands (issue 16 "Speed": kept, not recomputed per page):
+    the engine's :class:`~scorepad.scoring.club.SeatResult` with the game's ``date`` and
+    ``created_at`` (the rating's order) and the seat's member (``member_id``: after a merge, the
+    member merged into; None for a guest). Rewritten for the game inside the transaction of every
+    round write (:func:`scorepad.clubs.refresh_results`). ``mu`` / ``sigma``: the member's rating
+    after this game (complete games of members only; :mod:`scorepad.rating`), valid while
+    ``rated``; a rewrite clears ``rated`` until the ratings catch up."""
+
+    __tablename__ = "results"
+    __table_args__ = (
+        Index("ix_results_club_member", "club_id", "member_id"),
+        Index("ix_results_club_order", "club_id", "date", "created_at", "game_id"),
+    )
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"))
+    member_id: Mapped[int | None] = mapped_column(ForeignKey("members.id", ondelete="SET NULL"))
+    date: Mapped[dt.date] = mapped_column(Date)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    complete: Mapped[bool] = mapped_column(Boolean)
+    rounds_played: Mapped[int] = mapped_column(Integer)
+    final: Mapped[int] = mapped_column(Integer)
+    rank: Mapped[int] = mapped_column(Integer)
+    by_contract: Mapped[dict[str, Any]] = mapped_column(JSON)
+    given: Mapped[int] = mapped_column(Integer)
+    received: Mapped[int] = mapped_column(Integer)
+    net: Mapped[int] = mapped_column(Integer)
+    against: Mapped[list[int]] = mapped_column(JSON)
+    mu: Mapped[float | None] = mapped_column(Float)
+    sigma: Mapped[float | None] = mapped_column(Float)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Moves on with every rewrite: the ratings mark a row rated only if it is still the one they read.
+    version: Mapped[int] = mapped_column(Integer, default=0)

@@ -22,11 +22,12 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from . import history
+from . import clubs, history, rating
 from .extensions import db
 from .models import (
     LimitCounter,
     SpentKey,
+    StoredClub,
     StoredEvent,
     StoredGame,
     StoredPreset,
@@ -74,6 +75,7 @@ def create_game(
     *,
     creator_device: str | None = None,
     creator_address: str | None = None,
+    club: StoredClub | None = None,
 ) -> tuple[StoredGame, Game]:
     """Validate a game document (rounds optional: this is also import) and store it
     with a fresh edit token and the view token derived from it (only their digests: the
@@ -82,9 +84,11 @@ def create_game(
     in its ``timezone``, else in UTC (:func:`~scorepad.scoring.document.default_date`); an
     imported game keeps its own.
     ``creator_device`` / ``creator_address`` (see :func:`scorepad.web.device.creator`) only
-    count the games one client starts. Raises :class:`ScoringError` (nothing stored)."""
-    stored, game = add_game(document, creator_device=creator_device, creator_address=creator_address)
+    count the games one client starts; ``club`` as for :func:`add_game`. Raises
+    :class:`ScoringError` or :class:`~scorepad.clubs.ClubRefused` (nothing stored)."""
+    stored, game = add_game(document, creator_device=creator_device, creator_address=creator_address, club=club)
     db.session.commit()
+    club_rating(stored)
     return stored, game
 
 
@@ -94,14 +98,19 @@ def add_game(
     edit_token: str | None = None,
     creator_device: str | None = None,
     creator_address: str | None = None,
+    club: StoredClub | None = None,
 ) -> tuple[StoredGame, Game]:
     """:func:`create_game` up to its commit: the game added to the session, holding its
     tokens, with the digest of its confirm token (:func:`confirm_token_of`) and, for an
     import, its history's first entry (``import``, by the scorer: its rounds).
     ``edit_token``: the game's edit token when it is derived from another one (a club
-    night's table: :func:`scorepad.events.table_token`), else a new one. Raises
-    :class:`ScoringError` (nothing added)."""
+    night's table: :func:`scorepad.events.table_token`), else a new one. ``club``: the club
+    whose admin token came with the request: a document naming a club (``club``,
+    ``members``) needs it (:func:`scorepad.clubs.club_seats`), and the game then keeps its
+    results for the club. Raises :class:`ScoringError` (nothing added) or
+    :class:`~scorepad.clubs.ClubRefused`."""
     game = parse_game(document, saved_for_document(document))
+    seats = clubs.club_seats(document, club, 4)
     if game.date is None:
         game = replace(game, date=default_date(game.timezone, clock()))
     edit_token = edit_token or new_token()
@@ -127,6 +136,8 @@ def add_game(
     db.session.add(stored)
     if game.rounds:  # an import: its rounds start the history, as the scorer's
         history.log(stored, "import", SCORER, clock(), after={"rounds": [round_to_dict(r) for r in game.rounds]})
+    if seats is not None:
+        clubs.attach_game(stored, seats, game)
     stored.edit_token, stored.view_token = edit_token, view_token
     return stored, game
 
@@ -234,6 +245,20 @@ def night_closed(event_id: int, *, for_write: bool = True) -> bool:
     if for_write:
         query = query.with_for_update(read=True)
     return bool(db.session.scalar(query))
+
+
+def club_results(stored: StoredGame, game: Game) -> None:
+    """Inside a round write of ``stored`` (before its commit): rewrite the game's per-seat
+    results when it is a club's (:func:`scorepad.clubs.refresh_results`, issue 16 "Speed")."""
+    if stored.club_id is not None:
+        clubs.refresh_results(stored, game)
+
+
+def club_rating(stored: StoredGame) -> None:
+    """After the commit of a round write of ``stored``: bring its club's ratings up to date
+    (:func:`scorepad.rating.settle`: now, or after the answer for a long replay)."""
+    if stored.club_id is not None:
+        rating.settle(stored.club_id)
 
 
 def _commit_round(stored: StoredGame, row: StoredRound) -> None:
@@ -380,6 +405,7 @@ def record_round(
     db.session.add(row)
     history.log(stored, "record", SCORER, clock(), count + 1, after=round_to_dict(rnd))
     stored.undone = None  # a save ends the offer to put an undone round back
+    club_results(stored, replace(game, rounds=game.rounds + (rnd,)))
     try:
         _commit_round(stored, row)
     except Conflict:
@@ -388,6 +414,7 @@ def record_round(
         if client_key and (earlier := round_with_key(stored, client_key, digest)) is not None:
             raise Replayed(earlier) from None
         raise
+    club_rating(stored)
     return row, replace(game, rounds=game.rounds + (rnd,))
 
 
@@ -496,7 +523,9 @@ def _replace_round(
     row.status, row.note = PROVISIONAL, None  # a changed round is checked again
     history.log(stored, "edit", SCORER, clock(), number, before=before, after=after)
     stored.undone = None  # so does an edit
+    club_results(stored, new_game)
     _commit_round(stored, row)
+    club_rating(stored)
     return row, new_game
 
 
@@ -534,7 +563,10 @@ def undo_round(stored: StoredGame, number: int | None = None) -> None:
     history.log(stored, "undo", SCORER, clock(), last.number, before=last.document())
     stored.rounds.remove(last)
     stored.updated_at = utcnow()
+    if stored.club_id is not None:
+        club_results(stored, stored.to_game())
     db.session.commit()
+    club_rating(stored)
 
 
 def nothing_to_put_back(number: int) -> Conflict:
@@ -573,7 +605,9 @@ def put_back_round(stored: StoredGame, number: int | None = None) -> tuple[Store
     db.session.add(row)
     history.log(stored, "record", SCORER, clock(), count + 1, after=round_to_dict(rnd))
     stored.undone = None
+    club_results(stored, replace(game, rounds=game.rounds + (rnd,)))
     _commit_round(stored, row)
+    club_rating(stored)
     return row, replace(game, rounds=game.rounds + (rnd,))
 
 
@@ -1048,6 +1082,10 @@ def start_rematch(
         document.pop(result, None)
     old_token = stored.edit_token or ""
     new, new_game = add_game(document, creator_device=creator_device, creator_address=creator_address)
+    if stored.club_id is not None:  # the table plays again for its club, with the same members
+        new.club_id, new.members = stored.club_id, stored.members
+        db.session.flush()
+        clubs.refresh_results(new, new_game)
     sealed = seal(old_token, REMATCH, (new.edit_token or "").encode())
     claim = (
         update(StoredGame)
@@ -1069,6 +1107,7 @@ def start_rematch(
         stored.edit_token = old_token
         raise Conflict(NIGHT_CLOSED)
     db.session.commit()
+    club_rating(new)
     return new, new_game, True
 
 

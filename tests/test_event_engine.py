@@ -270,8 +270,10 @@ def test_a_fixed_seating_is_kept():
         ({"preset": None}, "preset"),
         ({"format": "barbu-scorepad/game@1"}, "format"),
         ({"tables": 3}, "tables"),  # unknown field
-        ({"club": "abc"}, "club"),  # issue 16
-        ({"members": [None] * 18}, "members"),
+        ({"club": "not an id!"}, "club"),  # issue 16: an id's shape (whether it is a club's: the app)
+        ({"members": [None] * 18}, "members"),  # members without a club
+        ({"club": "abc", "members": [None] * 17}, "members"),  # one per player (18)
+        ({"club": "abc", "members": ["m1"] + [None] * 16 + ["m1"]}, "members[17]"),  # a member twice
         ({"confirmation": "always"}, "confirmation"),  # issue 15: off, optional or required only
         ({"confirmation": True}, "confirmation"),
         ({"date": "2026-2-3"}, "date"),

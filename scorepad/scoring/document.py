@@ -37,6 +37,8 @@ GAME_FIELDS = {
     "rounds",
     "standings",
     "history",
+    "club",
+    "members",
 }
 ROUND_FIELDS = {"contract", "doubles", "outcome", "trump", "start_rank", "declarer", "number", "result", "status"}
 
@@ -275,6 +277,8 @@ def parse_game(obj: Any, saved: Mapping[str, Preset] | None = None, *, stored: b
     if "format" in obj and obj["format"] != FORMAT:
         raise ScoringError("format", N_("this is not a game document (%(format)s)"), format=FORMAT)
     title = parse_title(obj.get("title"), stored=stored)
+    if not stored:
+        parse_game_club(obj)  # their shape; whether they are the club's is the app's check
     played_on = parse_date(obj.get("date"))
     timezone = parse_timezone(obj.get("timezone"), stored=stored)
     confirmation = parse_confirmation(obj.get("confirmation"))
@@ -299,6 +303,48 @@ def parse_game(obj: Any, saved: Mapping[str, Preset] | None = None, *, stored: b
     for i, r in enumerate(raw_rounds):
         rounds += (parse_round(preset, players, first, rounds, r, join("rounds", i)),)
     return Game(players, first, preset, rounds, title, played_on, timezone, confirmation)
+
+
+#: A club's or a member's public id: URL-safe, as the app makes them (scorepad.clubs.new_public_id).
+PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def parse_public_id(obj: Any, path: str) -> str:
+    """A club's or a member's id as sent: 1 to 32 URL-safe characters. Raises :class:`ScoringError` at ``path``."""
+    if not isinstance(obj, str) or not PUBLIC_ID.fullmatch(obj):
+        raise ScoringError(path, N_("not an id of this app"))
+    return obj
+
+
+def parse_game_club(obj: Mapping[str, Any], count: int = 4) -> tuple[str | None, tuple[str | None, ...] | None]:
+    """A game or night document's ``club`` and ``members`` (club-format.md "Game document
+    additions"): the club id (None when absent or null) and the members, one per player
+    (``count``: 4 for a game, a night's number of players; a member id or None for a guest;
+    None when absent or null). ``members`` without ``club`` is refused; no member twice.
+    Whether the ids are the club's is the app's check.
+    Raises :class:`ScoringError` at ``club``, ``members`` or ``members[i]``."""
+    club = obj.get("club")
+    if club is not None:
+        club = parse_public_id(club, "club")
+    raw = obj.get("members")
+    if raw is None:
+        return club, None
+    if club is None:
+        raise ScoringError("members", N_("members belong to a club: give the club too"))
+    if not isinstance(raw, list) or len(raw) != count:
+        raise ScoringError("members", N_("a list of member ids (null for a guest), one per player"))
+    seen: set[str] = set()
+    members: list[str | None] = []
+    for i, value in enumerate(raw):
+        if value is None:
+            members.append(None)
+            continue
+        member = parse_public_id(value, join("members", i))
+        if member in seen:
+            raise ScoringError(join("members", i), N_("this member already has a seat"))
+        seen.add(member)
+        members.append(member)
+    return club, tuple(members)
 
 
 def round_to_dict(rnd: Round) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from .contracts import is_int
-from .document import parse_date, parse_timezone, parse_title, player_names
+from .document import parse_date, parse_game_club, parse_timezone, parse_title, player_names
 from .errors import N_, ScoringError
 from .presets import Preset, resolve_preset
 from .seating import TABLE_SIZE, Seating, draw_seating, parse_seating
@@ -44,9 +44,6 @@ EVENT_FIELDS = frozenset(
         "confirmation",
     }
 )
-#: Fields of the spec that a later issue brings (clubs: issue 16): accepted only as null or
-#: absent for now.
-NOT_YET = ("club", "members")
 
 
 @dataclass(frozen=True)
@@ -80,8 +77,10 @@ def parse_event(obj: Any, saved: Mapping[str, Preset] | None, rng: random.Random
     case-folding), ``sessions`` (an integer 1 to 6, required), ``ranking`` (``points``, the
     default, or ``places``), ``preset`` (an id or a whole preset object, required),
     ``seating`` (optional), ``confirmation`` (``off``, ``optional``, the default, or
-    ``required``: :func:`~.trust.parse_confirmation`); ``club`` and ``members`` only null or
-    absent until their issue. Raises :class:`ScoringError` at the path of the first problem
+    ``required``: :func:`~.trust.parse_confirmation`); ``club`` and ``members`` (a member id
+    or null per player: :func:`~.document.parse_game_club`; whether they are the club's is the
+    app's check). Raises :class:`ScoringError` at the path of the first
+    problem
     (``players``, ``players[5]``, ``sessions``, ``ranking``, ``preset``, ``seating[1][0]``,
     ``confirmation``, ``format``, an unknown field's name)."""
     if not isinstance(obj, dict):
@@ -112,10 +111,8 @@ def parse_event(obj: Any, saved: Mapping[str, Preset] | None, rng: random.Random
     if "preset" not in obj:
         raise ScoringError("preset", N_("name a preset (such as tournament) or give a whole preset object"))
     preset = resolve_preset(obj["preset"], "preset", dict(saved or {}))
-    for key in NOT_YET:
-        if obj.get(key) is not None:
-            raise ScoringError(key, N_("“%(field)s” is not available yet: leave it out"), field=key)
     confirmation = parse_confirmation(obj.get("confirmation"))
+    parse_game_club(obj, len(players))  # their shape; whether they are the club's is the app's check
     if obj.get("seating") is None:
         seating = draw_seating(len(players), sessions, rng)
     else:

@@ -9,8 +9,10 @@ from typing import Any, TypeVar
 
 from flask import Blueprint, Response, abort, jsonify, request, send_from_directory, url_for
 
-from .. import services
+from .. import clubs, services
+from ..clubs import ClubRefused, StoredClub
 from ..extensions import csrf
+from ..history import club_fields
 from ..scoring import Game, ScoringError, export_game
 from ..scoring.trust import PROVISIONAL, shown_status
 from ..services import StoredGame, StoredRound
@@ -19,6 +21,7 @@ from ..web.errors import error_response
 from ..web.json_input import request_json
 from ..web.limits import GAME_STARTS, limit
 from ..web.loaders import api_game, api_game_role, api_witness
+from .api_clubs import CLUB_TOKEN_NEEDED
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 T = TypeVar("T")
@@ -77,10 +80,18 @@ def round_export(game: StoredGame | Game, number: int, status: str | None = PROV
 def create_game():
     """Create (or import) a game from a game document → 201 with id, tokens and links."""
     try:
-        stored, game = services.create_game(body(), **creator())
+        stored, game = services.create_game(body(), **creator(), club=club_of_request())
     except ScoringError as exc:
         return error_response(422, exc.message, path=exc.path)
+    except ClubRefused:
+        return error_response(403, CLUB_TOKEN_NEEDED)
     return game_created(stored, game)
+
+
+def club_of_request() -> StoredClub | None:
+    """The club whose admin token the request carries as ``X-Club-Token`` (club-format.md: a
+    game or a night joins a club only with it), or None."""
+    return clubs.club_of_admin(request.headers.get("X-Club-Token"))
 
 
 def game_created(stored: StoredGame, game: Game, *, as_stored: bool = False) -> Response:
@@ -97,7 +108,9 @@ def game_created(stored: StoredGame, game: Game, *, as_stored: bool = False) -> 
             "view_token": stored.view_token,
             "confirm_token": confirm_token,
             "links": {**game_links(stored), "confirm": url_for("confirm.show", token=confirm_token, _external=True)},
-            "game": services.export_stored(stored, with_history=False) if as_stored else export_game(game),
+            "game": services.export_stored(stored, with_history=False)
+            if as_stored
+            else export_game(game) | club_fields(stored),
         }
     )
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, jsonify
 
 from .. import events
+from ..clubs import ClubRefused
 from ..events import EventRole, StoredEvent
 from ..extensions import csrf
 from ..scoring import ScoringError
@@ -24,6 +25,8 @@ from ..web.errors import error_response
 from ..web.json_input import request_json
 from ..web.limits import EVENT_STARTS, limit
 from ..web.loaders import bearer_token
+from .api import club_of_request
+from .api_clubs import CLUB_TOKEN_NEEDED
 
 bp = Blueprint("api_events", __name__, url_prefix="/api/v1")
 #: The fields of an adjustment's body; any other is refused (422 at its name).
@@ -64,9 +67,11 @@ def create_event():
     with its game id, edit and confirm tokens and scorer link); 422 ``{"error", "path"}`` for
     bad input (nothing stored). Counts against :data:`~scorepad.web.limits.EVENT_STARTS`."""
     try:
-        stored = events.create_event(request_json(), **creator())
+        stored = events.create_event(request_json(), **creator(), club=club_of_request())
     except ScoringError as exc:
         return error_response(422, exc.message, path=exc.path)
+    except ClubRefused:
+        return error_response(403, CLUB_TOKEN_NEEDED)
     return answer(stored, EventRole.DIRECTOR, 201)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
+from typing import TypedDict
 
 from flask import current_app, has_request_context, request, session
 
@@ -66,7 +67,14 @@ def keyed_hash(text: str) -> str:
     return hmac.new(key, text.encode(), hashlib.sha256).hexdigest()[:32]
 
 
-def creator() -> dict[str, str | None]:
+class Creator(TypedDict):
+    """Who starts a game or a night (:func:`creator`)."""
+
+    creator_device: str | None
+    creator_address: str | None
+
+
+def creator() -> Creator:
     """Keyword arguments for :func:`scorepad.services.create_game`: who starts this game
     (:func:`client_device`, made when there is none, and :func:`address_key`)."""
-    return {"creator_device": client_device(create=True), "creator_address": address_key()}
+    return Creator(creator_device=client_device(create=True), creator_address=address_key())

@@ -1,0 +1,529 @@
+"""Use cases of a club (issue 16; club-format.md "Club, members, statistics, ladder, rating"):
+create a club, find it by a token, keep its members (add, rename, merge), attach games and
+nights to it, keep each club game's per-seat results inside the transaction of every round
+write, and read a member's statistics, the club's members and the season ladder.
+
+Scores and rules are the engine's (:mod:`scorepad.scoring.club`); the rating is
+:mod:`scorepad.rating`'s. Every write is one transaction: a refused input stores nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from sqlalchemy import and_, case, func, select, update
+
+from .extensions import db
+from .models import StoredClub, StoredGame, StoredMember, StoredResult, token_digest, utcnow
+from .rating import DEFAULT_MU, DEFAULT_SIGMA, ratings_pending
+from .scoring import Game, ScoringError
+from .scoring.club import (
+    ContractLine,
+    LadderEntry,
+    LadderGame,
+    LadderRules,
+    MemberGame,
+    MemberStats,
+    average_of,
+    ladder,
+    ladder_to_dict,
+    member_stats,
+    parse_club,
+    parse_club_name,
+    parse_ladder,
+    parse_member_name,
+    seat_results,
+)
+from .scoring.document import parse_game_club
+from .scoring.errors import N_, join
+from .scoring.text import name_key
+from .tokens import derive_token, new_token
+
+#: The roles of a club's tokens (club-format.md, "Tokens"): the admin token manages, the view token reads.
+ADMIN = "admin"
+VIEWER = "viewer"
+#: The purpose the club's view token is derived from its admin token with.
+VIEW = "view"
+
+
+class ClubRefused(Exception):
+    """A game or a night names a club without that club's admin token (``X-Club-Token``, or the
+    admin link in the browser): HTTP 403, nothing stored (club-format.md: "so nobody adds games
+    to another club's statistics")."""
+
+
+class MemberConflict(Exception):
+    """A change of members that cannot be made as asked (HTTP 409): two members who sat at one
+    game cannot be merged; a member cannot be merged into itself. ``message`` is the untranslated text."""
+
+    def __init__(self, message: str, **params: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.params = params
+
+
+def new_public_id() -> str:
+    """A fresh public id of a club or member: 12 URL-safe characters (72 random bits). Ids only
+    name; the tokens authorize."""
+    return secrets.token_urlsafe(9)
+
+
+# -- clubs and their tokens ---------------------------------------------------------------------
+
+
+def create_club(document: Any) -> StoredClub:
+    """Validate a club document ``{"name", "ladder"?}`` (:func:`~scorepad.scoring.club.parse_club`)
+    and store the club with a fresh admin token and the view token derived from it (only
+    digests; the returned club holds both, shown this once). Raises :class:`ScoringError`."""
+    spec = parse_club(document)
+    admin = new_token()
+    view = derive_token(admin, VIEW)
+    club = StoredClub(
+        public_id=new_public_id(),
+        name=spec.name,
+        ladder=ladder_to_dict(spec.ladder),
+        admin_digest=token_digest(admin),
+        view_digest=token_digest(view),
+    )
+    db.session.add(club)
+    db.session.commit()
+    club.admin_token, club.view_token = admin, view
+    return club
+
+
+def update_club(club: StoredClub, document: Any) -> None:
+    """Change a club's ``name`` and/or ``ladder`` (each optional; the ladder object replaces the
+    old one whole). Raises :class:`ScoringError` at ``name`` or ``ladder.…`` (nothing stored)."""
+    if not isinstance(document, dict):
+        raise ScoringError("", N_("a club document must be a JSON object"))
+    for key in document:
+        if key not in ("name", "ladder"):
+            raise ScoringError(key, N_("unknown field of a club document"))
+    name = parse_club_name(document["name"]) if "name" in document else club.name
+    rules = ladder_to_dict(parse_ladder(document["ladder"])) if "ladder" in document else club.ladder
+    club.name, club.ladder = name, rules
+    db.session.commit()
+
+
+def ladder_rules(club: StoredClub) -> LadderRules:
+    """The club's stored ladder settings as the engine's :class:`LadderRules`."""
+    return parse_ladder(club.ladder)
+
+
+def find_club(token: str) -> tuple[StoredClub, str] | None:
+    """The club whose admin (role :data:`ADMIN`) or view token (:data:`VIEWER`) ``token`` is,
+    holding the tokens its holder may see (the admin: both), or None."""
+    digest = token_digest(token)
+    club = db.session.scalar(select(StoredClub).where(StoredClub.admin_digest == digest))
+    if club is not None:
+        club.admin_token, club.view_token = token, derive_token(token, VIEW)
+        return club, ADMIN
+    club = db.session.scalar(select(StoredClub).where(StoredClub.view_digest == digest))
+    if club is not None:
+        club.view_token = token
+        return club, VIEWER
+    return None
+
+
+def authorize_club(public_id: str, token: str) -> tuple[StoredClub, str] | None:
+    """:func:`find_club` for the API's ``/clubs/<id>``: None unless ``token`` is a token of the
+    club ``public_id`` (the caller answers 404: nothing can be enumerated)."""
+    found = find_club(token)
+    if found is None or found[0].public_id != public_id:
+        return None
+    return found
+
+
+def club_of_admin(token: str | None) -> StoredClub | None:
+    """The club whose admin token is ``token`` (``X-Club-Token``), or None."""
+    if not token:
+        return None
+    found = find_club(token)
+    return found[0] if found is not None and found[1] == ADMIN else None
+
+
+# -- members ---------------------------------------------------------------------------------------
+
+
+def club_members(club: StoredClub) -> list[StoredMember]:
+    """The club's members (merged-away ones left out), by name (case-folded)."""
+    rows = db.session.scalars(
+        select(StoredMember).where(StoredMember.club_id == club.id, StoredMember.merged_into.is_(None))
+    ).all()
+    return sorted(rows, key=lambda m: (name_key(m.name), m.id))
+
+
+def find_member(club: StoredClub, public_id: str) -> StoredMember | None:
+    """The club's member ``public_id``; a member merged into another resolves to that one; None
+    for an id of no member of this club."""
+    member = db.session.scalar(
+        select(StoredMember).where(StoredMember.club_id == club.id, StoredMember.public_id == public_id)
+    )
+    while member is not None and member.merged_into is not None:
+        member = db.session.get(StoredMember, member.merged_into)
+    return member
+
+
+def _name_taken(club: StoredClub, name: str, but: StoredMember | None = None) -> None:
+    key = name_key(name)
+    for other in club_members(club):
+        if other is not but and name_key(other.name) == key:
+            raise ScoringError("name", N_("a member of this club is already called %(name)s"), name=other.name)
+
+
+def add_member(club: StoredClub, name: Any) -> StoredMember:
+    """Add a member named ``name`` (a player's name; no two members of a club with one
+    :func:`~scorepad.scoring.text.name_key`). Raises :class:`ScoringError` at ``name``."""
+    clean = parse_member_name(name)
+    _name_taken(club, clean)
+    member = StoredMember(public_id=new_public_id(), club_id=club.id, name=clean)
+    db.session.add(member)
+    db.session.commit()
+    return member
+
+
+def rename_member(club: StoredClub, member: StoredMember, name: Any) -> None:
+    """Rename ``member`` (games keep the names they were played with). Raises :class:`ScoringError` at ``name``."""
+    clean = parse_member_name(name)
+    _name_taken(club, clean, but=member)
+    member.name = clean
+    db.session.commit()
+
+
+def merge_members(club: StoredClub, source: StoredMember, target: StoredMember) -> None:
+    """Merge ``source`` into ``target`` (a duplicate: one person entered twice): every result of
+    ``source`` counts for ``target`` from now on, the games keep the ids they were played with,
+    and ``source``'s id reads as ``target``. The ratings are replayed from ``source``'s first game.
+    Raises :class:`MemberConflict` when they are one member or sat at one game together."""
+    if source.id == target.id:
+        raise MemberConflict(N_("a member cannot be merged into themselves"))
+    shared = db.session.scalar(
+        select(func.count())
+        .select_from(StoredResult)
+        .where(StoredResult.member_id == source.id)
+        .where(StoredResult.game_id.in_(select(StoredResult.game_id).where(StoredResult.member_id == target.id)))
+    )
+    if shared:
+        raise MemberConflict(
+            N_("%(one)s and %(other)s played at the same table: they are two people"),
+            one=source.name,
+            other=target.name,
+        )
+    source.merged_into = target.id
+    db.session.execute(update(StoredMember).where(StoredMember.merged_into == source.id).values(merged_into=target.id))
+    db.session.execute(
+        update(StoredResult)
+        .where(StoredResult.member_id == source.id)
+        .values(member_id=target.id, rated=False, version=StoredResult.version + 1)
+    )
+    db.session.commit()
+
+
+def members_for_names(club: StoredClub, names: Sequence[str]) -> list[str]:
+    """The member id of each name (already checked as players' names): a name matching a
+    member's (:func:`~scorepad.scoring.text.name_key`) takes that member, any other becomes a
+    new member (added to the session, not committed: the game's or night's commit stores
+    them). For the club's new-game and new-night forms (the admin link)."""
+    known = {name_key(m.name): m for m in club_members(club)}
+    ids = []
+    for name in names:
+        member = known.get(name_key(name))
+        if member is None:
+            member = StoredMember(public_id=new_public_id(), club_id=club.id, name=name)
+            db.session.add(member)
+            known[name_key(name)] = member
+        ids.append(member.public_id)
+    db.session.flush()
+    return ids
+
+
+# -- games and nights of a club -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClubSeats:
+    """A document's club, authorized, and the member row id of each seat or player (None: a guest)."""
+
+    club: StoredClub
+    member_ids: tuple[str | None, ...]
+    rows: tuple[int | None, ...]
+
+
+def club_seats(document: Any, club: StoredClub | None, count: int) -> ClubSeats | None:
+    """The ``club`` and ``members`` of a game document (``count`` 4) or a night's (``count``
+    its players), checked: None when the document names no club. Raises :class:`ClubRefused`
+    when it names one and ``club`` (the club whose admin token came with the request) is
+    another or None; :class:`ScoringError` at ``members`` (not ``count`` items) or
+    ``members[i]`` (no member of this club)."""
+    if not isinstance(document, dict):
+        return None
+    club_id, members = parse_game_club(document, count)
+    if club_id is None:
+        return None
+    if club is None or club.public_id != club_id:
+        raise ClubRefused()
+    members = members or (None,) * count
+    rows: list[int | None] = []
+    for i, public_id in enumerate(members):
+        if public_id is None:
+            rows.append(None)
+            continue
+        member = find_member(club, public_id)
+        if member is None:
+            raise ScoringError(join("members", i), N_("no member of this club has this id"))
+        rows.append(member.id)
+    present = [r for r in rows if r is not None]
+    if len(set(present)) != len(present):  # two ids of one merged member
+        raise ScoringError("members", N_("one member has two seats"))
+    return ClubSeats(club, members, tuple(rows))
+
+
+def attach_game(stored: StoredGame, seats: ClubSeats, game: Game) -> None:
+    """Make ``stored`` (added to the session) a game of ``seats.club`` with its members, and
+    write its results (:func:`refresh_results`). Not committed."""
+    stored.club_id = seats.club.id
+    stored.members = list(seats.member_ids)
+    db.session.flush()
+    refresh_results(stored, game)
+
+
+def _member_rows(stored: StoredGame) -> list[int | None]:
+    ids = [m for m in (stored.members or []) if m is not None]
+    found = {
+        m.public_id: m
+        for m in db.session.scalars(
+            select(StoredMember).where(StoredMember.club_id == stored.club_id, StoredMember.public_id.in_(ids))
+        )
+    }
+    rows: list[int | None] = []
+    for public_id in stored.members or [None] * 4:
+        member = found.get(public_id) if public_id else None
+        while member is not None and member.merged_into is not None:
+            member = db.session.get(StoredMember, member.merged_into)
+        rows.append(member.id if member else None)
+    return rows
+
+
+def refresh_results(stored: StoredGame, game: Game) -> None:
+    """Rewrite the four results rows of the club game ``stored`` from ``game`` (its rounds as
+    they are now, :func:`~scorepad.scoring.club.seat_results`), inside the caller's transaction
+    (every round write: record, edit, undo, put back, import). Each rewrite clears ``rated`` and
+    moves ``version`` on, so the ratings (:mod:`scorepad.rating`) replay from this game. Does
+    nothing for a game of no club."""
+    if stored.club_id is None:
+        return
+    members = _member_rows(stored)
+    existing = {r.seat: r for r in db.session.scalars(select(StoredResult).where(StoredResult.game_id == stored.id))}
+    for result in seat_results(game):
+        row = existing.get(result.seat)
+        if row is None:
+            row = StoredResult(game_id=stored.id, seat=result.seat, club_id=stored.club_id, version=0)
+            db.session.add(row)
+        row.member_id = members[result.seat]
+        row.date = stored.date
+        row.created_at = stored.created_at or utcnow()
+        row.complete, row.rounds_played = result.complete, result.rounds_played
+        row.final, row.rank = result.final, result.rank
+        row.by_contract = {c: line.to_dict() for c, line in result.by_contract.items()}
+        row.given, row.received, row.net = result.given, result.received, result.net
+        row.against = list(result.against)
+        row.mu = row.sigma = None
+        row.rated = False
+        row.version = (row.version or 0) + 1
+
+
+# -- reading: a member's statistics, the members, the ladder -------------------------------------
+
+
+def _member_games(club: StoredClub, member: StoredMember) -> list[MemberGame]:
+    """The member's games with at least one round, as the engine's :class:`MemberGame` s."""
+    mine = db.session.scalars(
+        select(StoredResult).where(
+            StoredResult.club_id == club.id, StoredResult.member_id == member.id, StoredResult.rounds_played > 0
+        )
+    ).all()
+    seats: dict[int, dict[int, int | None]] = defaultdict(dict)
+    if mine:
+        for game_id, seat, member_id in db.session.execute(
+            select(StoredResult.game_id, StoredResult.seat, StoredResult.member_id).where(
+                StoredResult.game_id.in_([r.game_id for r in mine])
+            )
+        ):
+            seats[game_id][seat] = member_id
+    publics = {
+        m.id: m.public_id for m in db.session.scalars(select(StoredMember).where(StoredMember.club_id == club.id))
+    }
+    games = []
+    for row in mine:
+        against: dict[str, int] = {}
+        for seat, points in enumerate(row.against):
+            other = seats[row.game_id].get(seat)
+            if other is not None and other != member.id:
+                against[publics[other]] = points
+        games.append(
+            MemberGame(
+                game_id=row.game_id,
+                date=row.date,
+                final=row.final,
+                rank=row.rank,
+                complete=row.complete,
+                by_contract={c: ContractLine.from_dict(line) for c, line in row.by_contract.items()},
+                given=row.given,
+                received=row.received,
+                net=row.net,
+                against=against,
+            )
+        )
+    return games
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """A member's rating after one complete game: its ``game_id`` and ``date``, μ, σ and the ordinal μ − 3σ."""
+
+    game_id: int
+    date: date
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        """μ − 3σ (openskill's ordinal)."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True)
+class MemberRating:
+    """A member's rating now (μ, σ, ordinal; openskill's defaults before any complete game),
+    ``updating`` while a change is being replayed (the rating shown is the one before it), and
+    its ``history`` in game order."""
+
+    mu: float
+    sigma: float
+    updating: bool
+    history: tuple[RatingPoint, ...]
+
+    @property
+    def ordinal(self) -> float:
+        """μ − 3σ."""
+        return self.mu - 3 * self.sigma
+
+
+def member_rating(club: StoredClub, member: StoredMember) -> MemberRating:
+    """The member's :class:`MemberRating` from the stored results (:mod:`scorepad.rating` keeps them)."""
+    rows = db.session.execute(
+        select(StoredResult.game_id, StoredResult.date, StoredResult.mu, StoredResult.sigma)
+        .where(
+            StoredResult.club_id == club.id,
+            StoredResult.member_id == member.id,
+            StoredResult.complete.is_(True),
+            StoredResult.mu.is_not(None),
+        )
+        .order_by(StoredResult.date, StoredResult.created_at, StoredResult.game_id)
+    ).all()
+    history = tuple(RatingPoint(r.game_id, r.date, r.mu, r.sigma) for r in rows)
+    last = history[-1] if history else None
+    return MemberRating(
+        mu=last.mu if last else DEFAULT_MU,
+        sigma=last.sigma if last else DEFAULT_SIGMA,
+        updating=ratings_pending(club.id),
+        history=history,
+    )
+
+
+def member_statistics(club: StoredClub, member: StoredMember) -> MemberStats:
+    """The member's statistics (club-format.md "A member's statistics") from the stored results."""
+    return member_stats(_member_games(club, member))
+
+
+@dataclass(frozen=True)
+class MemberRow:
+    """A member's line on the club page: ``games`` (with at least one round), ``wins``,
+    ``total`` and ``average`` (points), the rating's ``ordinal`` (None before a complete game)."""
+
+    member: StoredMember
+    games: int
+    wins: int
+    total: int
+    average: Any
+    ordinal: float | None
+
+
+def club_overview(club: StoredClub) -> list[MemberRow]:
+    """Every member's :class:`MemberRow`, in :func:`club_members` order: two grouped queries."""
+    members = club_members(club)
+    played = StoredResult.rounds_played > 0
+    counts = {
+        r.member_id: r
+        for r in db.session.execute(
+            select(
+                StoredResult.member_id,
+                func.count().label("games"),
+                func.coalesce(func.sum(StoredResult.final), 0).label("total"),
+                func.sum(case((and_(StoredResult.complete.is_(True), StoredResult.rank == 1), 1), else_=0)).label(
+                    "wins"
+                ),
+            )
+            .where(StoredResult.club_id == club.id, StoredResult.member_id.is_not(None), played)
+            .group_by(StoredResult.member_id)
+        )
+    }
+    latest: dict[int, float] = {}
+    for member_id, mu, sigma in db.session.execute(
+        select(StoredResult.member_id, StoredResult.mu, StoredResult.sigma)
+        .where(StoredResult.club_id == club.id, StoredResult.member_id.is_not(None), StoredResult.mu.is_not(None))
+        .order_by(StoredResult.date, StoredResult.created_at, StoredResult.game_id)
+    ):
+        if member_id is not None and mu is not None and sigma is not None:
+            latest[member_id] = mu - 3 * sigma
+    rows = []
+    for member in members:
+        c = counts.get(member.id)
+        games, total, wins = (c.games, int(c.total), int(c.wins or 0)) if c else (0, 0, 0)
+        rows.append(MemberRow(member, games, wins, total, average_of(total, games), latest.get(member.id)))
+    return rows
+
+
+def club_ladder(club: StoredClub) -> tuple[LadderRules, tuple[LadderEntry, ...]]:
+    """The club's season ladder (club-format.md "Ladder") over its complete games, from the stored results."""
+    rules = ladder_rules(club)
+    query = select(
+        StoredResult.game_id, StoredResult.seat, StoredResult.member_id, StoredResult.final, StoredResult.date
+    ).where(StoredResult.club_id == club.id, StoredResult.complete.is_(True))
+    if rules.start is not None:
+        query = query.where(StoredResult.date >= rules.start)
+    if rules.end is not None:
+        query = query.where(StoredResult.date <= rules.end)
+    members = club_members(club)
+    publics = {m.id: m.public_id for m in members}
+    games: dict[int, tuple[date, list[str | None], list[int]]] = {}
+    for game_id, seat, member_id, final, day in db.session.execute(query):
+        entry = games.setdefault(game_id, (day, [None] * 4, [0] * 4))
+        entry[1][seat] = publics.get(member_id) if member_id is not None else None
+        entry[2][seat] = final
+    ladder_games = [LadderGame(day, tuple(ms), tuple(fs)) for day, ms, fs in games.values()]
+    return rules, ladder(rules, [(m.public_id, m.name) for m in members], ladder_games)
+
+
+def club_game(club: StoredClub, game_id: int) -> StoredGame | None:
+    """The club's game ``game_id`` (None when it is not this club's): its page under the club's token."""
+    stored = db.session.get(StoredGame, game_id)
+    return stored if stored is not None and stored.club_id == club.id else None
+
+
+def member_names(club: StoredClub) -> dict[str, str]:
+    """Every member id of the club (merged ones too) → the name it reads as now."""
+    rows = db.session.scalars(select(StoredMember).where(StoredMember.club_id == club.id)).all()
+    by_id = {m.id: m for m in rows}
+    out = {}
+    for m in rows:
+        target = m
+        while target.merged_into is not None and target.merged_into in by_id:
+            target = by_id[target.merged_into]
+        out[m.public_id] = target.name
+    return out

@@ -1,0 +1,155 @@
+"""A club's rating (club-format.md "A member's statistics", ``rating``): openskill's
+Plackett–Luce model with its defaults (μ 25, σ 25/3), updated once per complete club game in
+order of ``date``, then of the game's creation time (then its id), ranked by ``final`` (ties
+tied). A guest plays as a fresh default rating in that game and is not kept.
+
+openskill (a well-kept implementation of Weng & Lin's Bayesian rating, the one the issue
+names) does the arithmetic; this module keeps its results with the club's per-game results
+(:class:`~scorepad.models.StoredResult` ``mu``/``sigma``) and replays them from the first
+changed game whenever a round write rewrote a game's results (``rated`` cleared), so the
+stored rating is always what a replay of the whole history gives.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from flask import after_this_request, current_app, has_request_context
+from openskill.models import PlackettLuce
+from sqlalchemy import bindparam, exists, func, select, tuple_, update
+from sqlalchemy.exc import SQLAlchemyError
+
+from .extensions import db
+from .models import StoredResult
+
+#: The model, with openskill's defaults.
+MODEL = PlackettLuce()
+DEFAULT_MU: float = MODEL.rating().mu
+DEFAULT_SIGMA: float = MODEL.rating().sigma
+#: A replay of at most this many complete games runs inside the save that needs it (a game
+#: finishing: one); a longer one (an old game edited) runs after the answer (:func:`catch_up`).
+SHORT_REPLAY = 30
+
+_ORDER = (StoredResult.date, StoredResult.created_at, StoredResult.game_id)
+
+
+def ratings_pending(club_id: int) -> bool:
+    """True while a rewrite of the club's results is not replayed into the ratings yet (the API's ``updating``)."""
+    return bool(
+        db.session.scalar(select(exists().where(StoredResult.club_id == club_id, StoredResult.rated.is_(False))))
+    )
+
+
+def _prior(club_id: int, start: tuple[Any, ...], members: set[int]) -> dict[int, Any]:
+    """Each of ``members``' rating after their last complete game before ``start`` (openskill
+    ratings; members without one are left out: they start at the default)."""
+    if not members:
+        return {}
+    ranked = (
+        select(
+            StoredResult.member_id,
+            StoredResult.mu,
+            StoredResult.sigma,
+            func.row_number().over(partition_by=StoredResult.member_id, order_by=[c.desc() for c in _ORDER]).label("n"),
+        )
+        .where(
+            StoredResult.club_id == club_id,
+            StoredResult.member_id.in_(members),
+            StoredResult.complete.is_(True),
+            StoredResult.mu.is_not(None),
+            tuple_(*_ORDER) < tuple_(*start),
+        )
+        .subquery()
+    )
+    rows: Any = db.session.execute(select(ranked.c.member_id, ranked.c.mu, ranked.c.sigma).where(ranked.c.n == 1))
+    return {member: MODEL.rating(mu=mu, sigma=sigma) for member, mu, sigma in rows}
+
+
+def catch_up(club_id: int, limit: int | None = None) -> bool:
+    """Replay the club's ratings from its first game whose results were rewritten (``rated``
+    false) to its last, and commit. With ``limit``, a replay of more than ``limit`` complete
+    games is left for later (returns False; :data:`SHORT_REPLAY`). A row rewritten while this
+    ran (its ``version`` moved) stays unrated, for the next replay. Returns True when done."""
+    start = db.session.execute(
+        select(*_ORDER).where(StoredResult.club_id == club_id, StoredResult.rated.is_(False)).order_by(*_ORDER).limit(1)
+    ).first()
+    if start is None:
+        return True
+    rows = db.session.execute(
+        select(
+            StoredResult.game_id,
+            StoredResult.seat,
+            StoredResult.member_id,
+            StoredResult.complete,
+            StoredResult.rank,
+            StoredResult.version,
+        )
+        .where(StoredResult.club_id == club_id, tuple_(*_ORDER) >= tuple_(*start))
+        .order_by(*_ORDER, StoredResult.seat)
+    ).all()
+    games: dict[int, list[Any]] = defaultdict(list)
+    for row in rows:
+        games[row.game_id].append(row)
+    complete = [seats for seats in games.values() if seats[0].complete and len(seats) == 4]
+    if limit is not None and len(complete) > limit:
+        db.session.rollback()
+        return False
+    current = _prior(club_id, tuple(start), {r.member_id for r in rows if r.member_id is not None})
+    updates = []
+    for seats in games.values():
+        if not (seats[0].complete and len(seats) == 4):
+            updates += [{"g": r.game_id, "s": r.seat, "v": r.version, "mu": None, "sigma": None} for r in seats]
+            continue
+        teams = [[current.get(r.member_id) or MODEL.rating()] if r.member_id else [MODEL.rating()] for r in seats]
+        rated = MODEL.rate(teams, ranks=[r.rank for r in seats])
+        for r, (after,) in zip(seats, rated, strict=True):
+            if r.member_id is not None:
+                current[r.member_id] = after
+                updates.append({"g": r.game_id, "s": r.seat, "v": r.version, "mu": after.mu, "sigma": after.sigma})
+            else:
+                updates.append({"g": r.game_id, "s": r.seat, "v": r.version, "mu": None, "sigma": None})
+    statement = (
+        update(StoredResult)
+        .where(
+            StoredResult.game_id == bindparam("g"),
+            StoredResult.seat == bindparam("s"),
+            StoredResult.version == bindparam("v"),
+        )
+        .values(mu=bindparam("mu"), sigma=bindparam("sigma"), rated=True)
+        .execution_options(synchronize_session=False)
+    )
+    db.session.connection().execute(statement, updates)
+    db.session.commit()
+    return True
+
+
+def settle(club_id: int) -> None:
+    """After a committed round write of a club game: replay the ratings now when the replay is
+    short (:data:`SHORT_REPLAY` complete games), else after the answer has been sent (the
+    response's close; outside a request, now). A database error here is logged and left for
+    the next replay: the save is committed and its answer stands."""
+    try:
+        if catch_up(club_id, SHORT_REPLAY):
+            return
+    except SQLAlchemyError:
+        db.session.rollback()
+        current_app.logger.exception("the ratings of club %s are left for the next replay", club_id)
+        return
+    if not has_request_context():
+        catch_up(club_id)
+        return
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+
+    @after_this_request
+    def _replay_after_answer(response: Any) -> Any:
+        def replay() -> None:
+            with app.app_context():
+                try:
+                    catch_up(club_id)
+                except SQLAlchemyError:
+                    db.session.rollback()
+                    app.logger.exception("the ratings of club %s are left for the next replay", club_id)
+
+        response.call_on_close(replay)
+        return response
