@@ -41,6 +41,7 @@ import random
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -48,12 +49,15 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
-from board_load import EXAMPLE, Saves, call, ensure_wrk, print_row, quantile, wrk  # bench/board_load.py
-from event_load import PER_SEAT_FIELDS, SEAT_FIELDS, turned  # bench/event_load.py
-from server import BIN, HOST, ROOT, start_gunicorn  # bench/server.py
+# This checkout's scorepad (the one gunicorn runs here), not the one the venv has installed.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorepad.scoring import ScoringError, parse_game
-from scorepad.scoring.document import parse_round, round_to_dict
+from board_load import EXAMPLE, Saves, call, ensure_wrk, print_row, quantile, wrk  # noqa: E402 (bench/)
+from event_load import PER_SEAT_FIELDS, SEAT_FIELDS, turned  # noqa: E402
+from server import BIN, HOST, ROOT, start_gunicorn  # noqa: E402
+
+from scorepad.scoring import ScoringError, parse_game  # noqa: E402
+from scorepad.scoring.document import parse_round, round_to_dict  # noqa: E402
 
 PRESET = "tournament"
 #: Figures a viewer's page loads, in the last line's order.
@@ -128,7 +132,7 @@ def import_club(database_url: str, args, rng: random.Random) -> Club:
     from scorepad.extensions import db
     from scorepad.models import StoredGame, StoredHistory, StoredResult, StoredRound, token_digest
     from scorepad.scoring import preset_to_dict
-    from scorepad.scoring.club import contract_line_to_dict, seat_results
+    from scorepad.scoring.club import seat_results
     from scorepad.services import CONFIRM, VIEW
     from scorepad.tokens import derive_token, new_token
 
@@ -137,9 +141,9 @@ def import_club(database_url: str, args, rng: random.Random) -> Club:
     timings: dict[str, float] = {}
     with app.app_context():
         started = time.perf_counter()
-        stored_club = clubs.create_club(
-            {"name": "Benchmark club", "ladder": {"best": 10, "min_games": 5, "by": "points"}}
-        )
+        season_start = date.today() - timedelta(days=args.days)
+        ladder = {"best": 10, "min_games": 5, "by": "points", "from": season_start.isoformat(), "to": None}
+        stored_club = clubs.create_club({"name": "Benchmark club", "ladder": ladder})
         members = [clubs.add_member(stored_club, f"Player {n + 1:02d}") for n in range(args.members)]
         db.session.commit()
         club = Club(
@@ -151,7 +155,7 @@ def import_club(database_url: str, args, rng: random.Random) -> Club:
 
         preset = parse_game({**EXAMPLE["game"], "rounds": []}).preset
         preset_doc = preset_to_dict(preset)
-        dates = season_dates(args.games, date(args.season, 1, 1), 365)
+        dates = season_dates(args.games, season_start, args.days)
         connection = db.session.connection()
         games_made = rounds_made = 0
         for batch_start in range(0, args.games, args.batch):
@@ -235,7 +239,7 @@ def import_club(database_url: str, args, rng: random.Random) -> Club:
                             "rounds_played": seat.rounds_played,
                             "final": seat.final,
                             "rank": seat.rank,
-                            "by_contract": {c: contract_line_to_dict(v) for c, v in seat.by_contract.items()},
+                            "by_contract": {c: line.to_dict() for c, line in seat.by_contract.items()},
                             "given": seat.given,
                             "received": seat.received,
                             "net": seat.net,
@@ -243,6 +247,7 @@ def import_club(database_url: str, args, rng: random.Random) -> Club:
                             "mu": None,
                             "sigma": None,
                             "rated": False,
+                            "version": 1,
                         }
                     )
                 if len(club.old_games) < args.edits_pool:
@@ -258,15 +263,13 @@ def import_club(database_url: str, args, rng: random.Random) -> Club:
         timings["import"] = time.perf_counter() - started
 
         started = time.perf_counter()
-        rating.rate_club(stored_club.id)
-        db.session.commit()
+        rating.catch_up(stored_club.id)
         timings["rating"] = time.perf_counter() - started
         # Again from the first game: the replay an edit of the season's first game asks for.
         db.session.execute(update(StoredResult).where(StoredResult.club_id == stored_club.id).values(rated=False))
         db.session.commit()
         started = time.perf_counter()
-        rating.rate_club(stored_club.id)
-        db.session.commit()
+        rating.catch_up(stored_club.id)
         timings["rating again"] = time.perf_counter() - started
         club.counts = {
             "games": db.session.scalar(select(func.count()).select_from(StoredGame)),
@@ -579,7 +582,9 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8767)
     parser.add_argument("--members", type=int, default=60)
     parser.add_argument("--games", type=int, default=2000, help="complete games of the season (28 rounds each)")
-    parser.add_argument("--season", type=int, default=2026, help="the year the games are dated in")
+    parser.add_argument(
+        "--days", type=int, default=364, help="the season: the games are dated over the days before today"
+    )
     parser.add_argument("--guests", type=float, default=0.05, help="share of games with a guest at one seat")
     parser.add_argument("--batch", type=int, default=250, help="games per batch of INSERTs")
     parser.add_argument("--seed", type=int, default=16)
