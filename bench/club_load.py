@@ -281,30 +281,23 @@ def import_club(database_url: str, args, rng: random.Random) -> Club:
     return club
 
 
-def page_paths(port: int, club: Club) -> tuple[str, dict[str, list[str]], dict[str, str]]:
-    """Which pages to time: the browser pages under the view link if the app serves them, else
-    the JSON API. Returns the kind (``"pages"`` or ``"JSON API"``), each figure's paths (a
-    member's page for every member) and the headers to send."""
+def page_paths(port: int, club: Club, api: bool) -> tuple[str, dict[str, list[str]], dict[str, str]]:
+    """Which pages to time: the browser pages under the view link if the app serves them (and
+    not ``api``), with the member page's two charts, else the JSON API. Returns the kind
+    (``"pages"`` or ``"JSON API"``), each figure's paths (every member's, for a member's page)
+    and the headers to send."""
     view = club.view_token
-    member = club.members[0][0]
-    if call(port, "GET", f"/k/{view}/m/{member}")[0] == 200:
-        return (
-            "pages",
-            {
-                "member page": [f"/k/{view}/m/{m}" for m, _ in club.members],
-                "ladder": [f"/k/{view}/ladder"],
-                "club page": [f"/k/{view}"],
-            },
-            {},
-        )
+    if not api and call(port, "GET", f"/k/{view}/m/{club.members[0][0]}")[0] == 200:
+        member = [f"/k/{view}/m/{m}" for m, _ in club.members]
+        paths = {"member page": member, "ladder": [f"/k/{view}/ladder"], "club page": [f"/k/{view}"]}
+        paths["  its rating chart"] = [f"{p}/rating.svg" for p in member]
+        paths["  its results chart"] = [f"{p}/results.svg" for p in member]
+        return "pages", paths, {}
     base = f"/api/v1/clubs/{club.id}"
+    member = [f"{base}/members/{m}" for m, _ in club.members]
     return (
         "JSON API",
-        {
-            "member page": [f"{base}/members/{m}" for m, _ in club.members],
-            "ladder": [f"{base}/ladder"],
-            "club page": [base],
-        },
+        {"member page": member, "ladder": [f"{base}/ladder"], "club page": [base]},
         {"Authorization": f"Bearer {view}"},
     )
 
@@ -374,53 +367,50 @@ class Edits:
     errors: list[str] = field(default_factory=list)
 
 
-def edit_old_games(port: int, club: Club, pace: float, stop: threading.Event, edits: Edits, rng: random.Random):
-    """Every ~``pace`` s until ``stop``: replace a round of one of the season's first games
-    (``PUT /api/v1/games/<id>/rounds/<n>`` with its edit token) by its outcome moved to other
-    seats (a legal round; the game's results and every later rating change)."""
-    stop.wait(rng.uniform(0, pace))
-    while not stop.is_set():
-        game = rng.choice(club.old_games)
-        players = [f"P{s}" for s in range(4)]
+def edit_once(port: int, game: dict, edits: Edits, rng: random.Random) -> None:
+    """Replace a random round of the imported ``game`` (``PUT /api/v1/games/<id>/rounds/<n>``
+    with its edit token) by its outcome moved to other seats, where the engine accepts it (the
+    game's results change, and every rating after it): its time and any error into ``edits``."""
+    players = [f"P{s}" for s in range(4)]
+    while True:
         number = rng.randrange(1, 29)
         current = game["rounds"][number - 1]
-        replacement = None
-        for _ in range(8):
-            candidate = permuted(current, rng.sample(range(4), 4))
-            if candidate == current:
-                continue
-            try:
-                parsed = parse_game(
-                    {
-                        **EXAMPLE["game"],
-                        "players": players,
-                        "first_declarer": game["first_declarer"],
-                        "rounds": [*game["rounds"][: number - 1], candidate, *game["rounds"][number:]],
-                    }
-                )
-            except ScoringError:
-                continue
-            replacement = round_to_dict(parsed.rounds[number - 1])
-            break
-        if replacement is None:
+        candidate = permuted(current, rng.sample(range(4), 4))
+        rounds = [*game["rounds"][: number - 1], candidate, *game["rounds"][number:]]
+        if candidate == current:
             continue
-        started = time.perf_counter()
         try:
-            status, _, data = call(
-                port,
-                "PUT",
-                f"/api/v1/games/{game['id']}/rounds/{number}",
-                {**replacement, "number": number},
-                {"Authorization": f"Bearer {game['edit']}"},
+            parsed = parse_game(
+                {**EXAMPLE["game"], "players": players, "first_declarer": game["first_declarer"], "rounds": rounds}
             )
-        except OSError as exc:
-            edits.errors.append(str(exc))
+        except ScoringError:
             continue
-        edits.times.append((time.perf_counter() - started) * 1000)
-        if status == 200:
-            game["rounds"][number - 1] = replacement
-        else:
-            edits.errors.append(f"{status} {data[:120]!r}")
+        break
+    replacement = round_to_dict(parsed.rounds[number - 1])
+    started = time.perf_counter()
+    try:
+        status, _, data = call(
+            port,
+            "PUT",
+            f"/api/v1/games/{game['id']}/rounds/{number}",
+            {**replacement, "number": number},
+            {"Authorization": f"Bearer {game['edit']}"},
+        )
+    except OSError as exc:
+        edits.errors.append(str(exc))
+        return
+    edits.times.append((time.perf_counter() - started) * 1000)
+    if status == 200:
+        game["rounds"][number - 1] = replacement
+    else:
+        edits.errors.append(f"{status} {data[:120]!r}")
+
+
+def edit_old_games(port: int, club: Club, pace: float, stop: threading.Event, edits: Edits, rng: random.Random):
+    """Every ~``pace`` s until ``stop``: :func:`edit_once` one of the season's first games."""
+    stop.wait(rng.uniform(0, pace))
+    while not stop.is_set():
+        edit_once(port, rng.choice(club.old_games), edits, rng)
         stop.wait(rng.uniform(pace * 0.5, pace * 1.5))
 
 
@@ -456,7 +446,7 @@ def evening(binary: str, port: int, club: Club, tables: list[dict], paths, heade
     (wrk, ``args.evening`` s). Returns wrk's figures, the :class:`Saves`, the completing saves'
     times and the :class:`Edits`."""
     script = tmp / "view.lua"
-    every = [p for options in paths.values() for p in options[:5]]
+    every = [p for name in PAGES for p in paths[name][:5]]
     poll_ms = int(args.poll * 1000)
     auth = json.dumps(headers.get("Authorization", ""))
     script.write_text(
@@ -481,6 +471,52 @@ def evening(binary: str, port: int, club: Club, tables: list[dict], paths, heade
     for thread in threads:
         thread.join()
     return viewers, saves, sorted(completing), edits
+
+
+def evening_figures(binary: str, port: int, club: Club, paths, headers, tmp: Path, args, rng) -> float:
+    """The evening (:func:`evening`) and its figures printed; returns the saves' p99 (ms)."""
+    tables = club_tables(port, club, args, rng)
+    args.tables = len(tables)
+    viewers, saves, completing, edits = evening(binary, port, club, tables, paths, headers, tmp, args, rng)
+    print(
+        f"evening: {args.viewers} viewers loading a page every ~{args.poll:g} s, {len(tables)} club tables "
+        f"saving every ~{args.save:g} s from round {args.start + 1}, an old game edited every ~{args.edit:g} s, "
+        f"{args.evening} s (load {os.getloadavg()[0]:.1f})"
+    )
+    print_row("pages (wrk: p50, p99)", viewers["rps"], viewers["p50"], viewers["p99"], viewers["errors"])
+    print_row("save a round (POST, 201)", len(saves.times) / args.evening, *saves.quantiles(), len(saves.errors))
+    for label, values, errors in (
+        ("  of which round 28 (p50, max)", sorted(completing), 0),
+        ("edit an old game (PUT; p50, max)", sorted(edits.times), len(edits.errors)),
+    ):
+        if values:
+            print_row(label, len(values) / args.evening, statistics.median(values), values[-1], errors)
+    played = sorted({t["n"] for t in tables})
+    print(f"rounds the tables reached: {played}")
+    slowest = sorted(saves.slowest, reverse=True)[:5]
+    print("slowest saves (ms @ s into the evening):", ", ".join(f"{ms:.0f} @ {at:.1f}" for ms, at in slowest))
+    for problem in (saves.errors + edits.errors)[:5]:
+        print("  error:", problem)
+    return saves.quantiles()[1]
+
+
+def replay_after_edit(port: int, club: Club, rng: random.Random) -> float:
+    """Edit a round of the season's first game on the quiet server, then read a member's
+    statistics (JSON) every 20 ms until its rating no longer says ``updating``: the ms from
+    the edit's answer to the ratings replayed through the server (with the edit's own time)."""
+    edits = Edits()
+    first = club.old_games[0]
+    path = f"/api/v1/clubs/{club.id}/members/{club.members[0][0]}"
+    auth = {"Authorization": f"Bearer {club.view_token}"}
+    started = time.perf_counter()
+    edit_once(port, first, edits, rng)
+    assert edits.times and not edits.errors, edits.errors
+    while True:
+        status, _, data = call(port, "GET", path, headers=auth)
+        assert status == 200, (status, data[:200])
+        if not json.loads(data)["rating"]["updating"]:
+            return (time.perf_counter() - started) * 1000
+        time.sleep(0.02)
 
 
 def club_load(args) -> None:
@@ -511,7 +547,7 @@ def club_load(args) -> None:
     limits = {"MAX_GAMES_PER_ADDRESS": "100000", "MAX_GAMES_PER_ADDRESS_BURST": "100000", "SECRET_KEY": "club-load"}
     server, port = start_gunicorn(database_url, limits, port=args.port)
     try:
-        kind, paths, headers = page_paths(port, club)
+        kind, paths, headers = page_paths(port, club, args.api)
         workers = os.environ.get("WEB_CONCURRENCY", os.cpu_count())
         print(
             f"gunicorn on http://{HOST}:{port} ({os.cpu_count()} cores, {workers} workers, "
@@ -522,8 +558,7 @@ def club_load(args) -> None:
         times = time_pages(port, paths, headers, args.samples)
         print(f"one client, one request at a time, {args.samples} loads each (ms):")
         print("{:<34} {:>10} {:>9} {:>9} {:>8}".format("page", "req/s", "p50 ms", "p95 ms", "max ms"))
-        for name in PAGES:
-            ordered = times[name]
+        for name, ordered in times.items():
             print(
                 "{:<34} {:>10.1f} {:>9.1f} {:>9.1f} {:>8.1f}".format(
                     f"{name} ({kind})",
@@ -533,42 +568,15 @@ def club_load(args) -> None:
                     ordered[-1],
                 )
             )
-        tables = club_tables(port, club, args, rng)
-        args.tables = len(tables)
-        viewers, saves, completing, edits = evening(binary, port, club, tables, paths, headers, tmp, args, rng)
-        print(
-            f"evening: {args.viewers} viewers loading a page every ~{args.poll:g} s, {len(tables)} club tables "
-            f"saving every ~{args.save:g} s from round {args.start + 1}, an old game edited every ~{args.edit:g} s, "
-            f"{args.evening} s"
-        )
-        print_row("pages (wrk)", viewers["rps"], viewers["p50"], viewers["p99"], viewers["errors"])
-        print_row("save a round (POST, 201)", len(saves.times) / args.evening, *saves.quantiles(), len(saves.errors))
-        if completing:
-            print_row(
-                "  of which round 28 (rating)",
-                len(completing) / args.evening,
-                statistics.median(completing),
-                completing[-1],
-                0,
-            )
-        if edits.times:
-            ordered = sorted(edits.times)
-            print_row(
-                "edit an old game (PUT, 200)",
-                len(ordered) / args.evening,
-                statistics.median(ordered),
-                ordered[-1],
-                len(edits.errors),
-            )
-        slowest = sorted(saves.slowest, reverse=True)[:5]
-        print("slowest saves (ms @ s into the evening):", ", ".join(f"{ms:.0f} @ {at:.1f}" for ms, at in slowest))
-        for problem in (saves.errors + edits.errors)[:5]:
-            print("  error:", problem)
-        print(f"(load {os.getloadavg()[0]:.1f}; p99 columns of the one-client rows: the slowest)")
+        save_p99 = float("nan")
+        if args.evening > 0:
+            save_p99 = evening_figures(binary, port, club, paths, headers, tmp, args, rng)
+        settled = replay_after_edit(port, club, random.Random(args.seed))
+        print(f"an edit of the season's first game, then the member's rating shown updating for {settled:.0f} ms")
         p95 = {name: quantile(times[name], 0.95) for name in PAGES}
         print(
             f"club: member page p95 {p95['member page']:.1f} ms, ladder p95 {p95['ladder']:.1f} ms, "
-            f"club page p95 {p95['club page']:.1f} ms, save p99 {saves.quantiles()[1]:.1f} ms, "
+            f"club page p95 {p95['club page']:.1f} ms, save p99 {save_p99:.1f} ms, "
             f"rating replay {club.timings['rating again'] * 1000:.0f} ms"
         )
     finally:
@@ -580,6 +588,7 @@ def club_load(args) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=8767)
+    parser.add_argument("--api", action="store_true", help="time the JSON API even when the app has the pages")
     parser.add_argument("--members", type=int, default=60)
     parser.add_argument("--games", type=int, default=2000, help="complete games of the season (28 rounds each)")
     parser.add_argument(
