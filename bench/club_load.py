@@ -601,8 +601,8 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=20, help="club tables saving rounds in the evening")
     parser.add_argument("--start", type=int, default=10, help="rounds in each table's document when it starts")
     parser.add_argument("--save", type=float, default=3.0, help="seconds between a table's saves")
-    parser.add_argument("--viewers", type=int, default=30, help="wrk connections loading the pages")
-    parser.add_argument("--poll", type=float, default=3.0, help="seconds between a viewer's page loads")
+    parser.add_argument("--viewers", type=int, default=20, help="wrk connections loading the pages")
+    parser.add_argument("--poll", type=float, default=10.0, help="seconds between a viewer's page loads")
     parser.add_argument("--edit", type=float, default=10.0, help="seconds between edits of old games (0: none)")
     parser.add_argument("--edits-pool", type=int, default=50, help="the season's first games the edits pick from")
     parser.add_argument(
