@@ -12,22 +12,28 @@ DATABASE_URL: an empty database). Run by hand: `make bench-club` or `.venv/bin/p
    round's outcome given to the seats in a random order wherever the rules allow it (checked
    by the engine's ``parse_round``: otherwise the round is kept as it was), played by 4 of the
    members drawn at random (1 game in 20 with a guest), dated over a season. The results rows
-   are the engine's (``scoring.club.seat_results``) as the app stores them; the ratings are
-   ``scorepad.rating``'s: the **rating replay** is timed (every game rated from the first).
+   are the engine's (``scoring.club.seat_results``) as ``clubs.refresh_results`` stores them;
+   the ratings are ``scorepad.rating.catch_up``'s, run twice: the second run, every game marked
+   unrated again, is the **rating replay** of the last line (what an edit of the season's first
+   game asks for), in this process.
 2. Pages, one client on loopback, one request at a time (server time: the app has no
    Server-Timing header, so this is the client's latency, loopback, nothing else running): a
-   member's page, the ladder, the club page — the browser pages under the view link when the
-   app has them (``/k/<view token>/m/<member id>``, ``/k/<view token>/ladder``,
-   ``/k/<view token>``), else the JSON API (``GET /api/v1/clubs/<id>/members/<mid>``,
-   ``…/ladder``, ``/api/v1/clubs/<id>``); the script says which. Target: p95 ≤ 150 ms each.
+   member's page (every member in turn), the ladder, the club page — the browser pages under the
+   view link when the app has them (``/k/<view token>/m/<member id>``, with its two chart images
+   timed apart, ``/k/<view token>/ladder``, ``/k/<view token>``), else (or with ``--api``) the
+   JSON API (``GET /api/v1/clubs/<id>/members/<mid>``, ``…/ladder``, ``/api/v1/clubs/<id>``);
+   the script says which. Target: p95 ≤ 150 ms each.
 3. The evening: ``--tables`` club games created through ``POST /api/v1/games`` with ``club``,
    ``members`` and the club's admin token as ``X-Club-Token`` (their first ``--start`` rounds
    in the document), each saving a round every ~SAVE s to its 28th (a save that completes a game
-   updates the ratings), while ``--viewers`` connections (wrk) load those three pages every
-   ~POLL s and one scorer edits a round of one of the season's first games every ~EDIT s (the
-   ratings of every later game are replayed, after the answer if need be): a save's p50/p99
+   updates the ratings), while ``--viewers`` connections (wrk) load one of those three pages
+   every ~POLL s (20 every ~10 s by default: 2 pages a second) and one scorer edits a round of
+   one of the season's first games every ~EDIT s (the ratings of every later game are replayed,
+   after the answer if need be): a save's p50/p99
    (target: the load test's save p99 ≤ 50 ms, bench/README.md), the completing saves' and the
-   edits' times apart.
+   edits' times apart. Then, the server quiet again, one more edit of the season's first game and
+   a member's statistics read until their rating no longer says ``updating``: the replay through
+   the server.
 The last line reads
 `club: member page p95 X ms, ladder p95 Y ms, club page p95 Z ms, save p99 S ms, rating replay R ms`.
 """
