@@ -323,6 +323,34 @@ def time_pages(port: int, paths: dict[str, list[str]], headers: dict, samples: i
     return {name: sorted(values) for name, values in times.items()}
 
 
+def worker_cpu(master: int) -> float | None:
+    """CPU seconds (user + system) that the gunicorn ``master``'s worker processes have used so
+    far, from Linux's /proc (None elsewhere): unlike a request's latency, it does not count the
+    time the workers waited for a core the machine's other work held."""
+    try:
+        children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+        ticks = 0
+        for pid in children:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])  # utime, stime (clock ticks)
+    except OSError:
+        return None
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_per_page(master: int, port: int, paths: dict[str, list[str]], headers: dict, loads: int) -> dict:
+    """Each figure's mean CPU time per load (ms) in the server's workers over ``loads`` loads one
+    at a time (None without /proc)."""
+    cpu: dict[str, float | None] = {}
+    for name, options in paths.items():
+        before = worker_cpu(master)
+        for load in range(loads):
+            call(port, "GET", options[load % len(options)], headers=headers)
+        after = worker_cpu(master)
+        cpu[name] = None if before is None or after is None else (after - before) * 1000 / loads
+    return cpu
+
+
 # The viewers: every wrk connection loads one of the pages every ~POLL s (no ETag kept: the
 # club's pages are read again at each load).
 VIEW_SCRIPT = """
@@ -551,7 +579,11 @@ def club_load(args) -> None:
         flush=True,
     )
     limits = {"MAX_GAMES_PER_ADDRESS": "100000", "MAX_GAMES_PER_ADDRESS_BURST": "100000", "SECRET_KEY": "club-load"}
-    server, port = start_gunicorn(database_url, limits, port=args.port)
+    logs: tuple[str, ...] = ()
+    if args.logs:  # gunicorn's access and error logs, kept (the app takes the tokens out of them)
+        Path(args.logs).mkdir(parents=True, exist_ok=True)
+        logs = ("--access-logfile", f"{args.logs}/access.log", "--error-logfile", f"{args.logs}/error.log")
+    server, port = start_gunicorn(database_url, limits, logs, port=args.port)
     try:
         kind, paths, headers = page_paths(port, club, args.api)
         workers = os.environ.get("WEB_CONCURRENCY", os.cpu_count())
@@ -562,18 +594,23 @@ def club_load(args) -> None:
         )
         time_pages(port, paths, headers, 5)  # warm up: every process's templates and caches
         times = time_pages(port, paths, headers, args.samples)
-        print(f"one client, one request at a time, {args.samples} loads each (ms):")
-        print("{:<34} {:>10} {:>9} {:>9} {:>8}".format("page", "req/s", "p50 ms", "p95 ms", "max ms"))
+        cpu = cpu_per_page(server.pid, port, paths, headers, args.cpu_loads)
+        print(f"one client, one request at a time, {args.samples} loads each (ms; load {os.getloadavg()[0]:.1f}):")
+        print("{:<34} {:>10} {:>9} {:>9} {:>8} {:>8}".format("page", "req/s", "p50 ms", "p95 ms", "max ms", "cpu ms"))
         for name, ordered in times.items():
             print(
-                "{:<34} {:>10.1f} {:>9.1f} {:>9.1f} {:>8.1f}".format(
+                "{:<34} {:>10.1f} {:>9.1f} {:>9.1f} {:>8.1f} {:>8}".format(
                     f"{name} ({kind})",
                     len(ordered) / (sum(ordered) / 1000),
                     statistics.median(ordered),
                     quantile(ordered, 0.95),
                     ordered[-1],
+                    "—" if cpu[name] is None else f"{cpu[name]:.1f}",
                 )
             )
+        print(
+            "(cpu ms: the server's CPU time per load, the mean over --cpu-loads loads; the rest: latency at the client)"
+        )
         save_p99 = float("nan")
         if args.evening > 0:
             save_p99 = evening_figures(binary, port, club, paths, headers, tmp, args, rng)
@@ -595,6 +632,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=8767)
     parser.add_argument("--api", action="store_true", help="time the JSON API even when the app has the pages")
+    parser.add_argument("--logs", help="a folder to keep the server's access and error logs in")
     parser.add_argument("--members", type=int, default=60)
     parser.add_argument("--games", type=int, default=2000, help="complete games of the season (28 rounds each)")
     parser.add_argument(
@@ -604,6 +642,7 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=250, help="games per batch of INSERTs")
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--samples", type=int, default=200, help="loads of each page timed one at a time")
+    parser.add_argument("--cpu-loads", type=int, default=40, help="loads of each page for the server's CPU time")
     parser.add_argument("--tables", type=int, default=20, help="club tables saving rounds in the evening")
     parser.add_argument("--start", type=int, default=10, help="rounds in each table's document when it starts")
     parser.add_argument("--save", type=float, default=3.0, help="seconds between a table's saves")
