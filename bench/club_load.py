@@ -507,15 +507,23 @@ def evening(binary: str, port: int, club: Club, tables: list[dict], paths, heade
     return viewers, saves, sorted(completing), edits
 
 
-def evening_figures(binary: str, port: int, club: Club, paths, headers, tmp: Path, args, rng) -> float:
-    """The evening (:func:`evening`) and its figures printed; returns the saves' p99 (ms)."""
+def evening_figures(master: int, binary: str, port: int, club: Club, paths, headers, tmp: Path, args, rng) -> float:
+    """The evening (:func:`evening`) and its figures printed, with the CPU the server's workers
+    used meanwhile (cores busy on average; of ``os.cpu_count()``); returns the saves' p99 (ms)."""
     tables = club_tables(port, club, args, rng)
     args.tables = len(tables)
+    before = worker_cpu(master)
     viewers, saves, completing, edits = evening(binary, port, club, tables, paths, headers, tmp, args, rng)
+    after = worker_cpu(master)
+    busy = (
+        ""
+        if before is None or after is None
+        else f", the server's workers busy {(after - before) / args.evening:.2f} cores"
+    )
     print(
         f"evening: {args.viewers} viewers loading a page every ~{args.poll:g} s, {len(tables)} club tables "
         f"saving every ~{args.save:g} s from round {args.start + 1}, an old game edited every ~{args.edit:g} s, "
-        f"{args.evening} s (load {os.getloadavg()[0]:.1f})"
+        f"{args.evening} s (load {os.getloadavg()[0]:.1f}{busy})"
     )
     print_row("pages (wrk: p50, p99)", viewers["rps"], viewers["p50"], viewers["p99"], viewers["errors"])
     print_row("save a round (POST, 201)", len(saves.times) / args.evening, *saves.quantiles(), len(saves.errors))
@@ -613,7 +621,7 @@ def club_load(args) -> None:
         )
         save_p99 = float("nan")
         if args.evening > 0:
-            save_p99 = evening_figures(binary, port, club, paths, headers, tmp, args, rng)
+            save_p99 = evening_figures(server.pid, binary, port, club, paths, headers, tmp, args, rng)
         settled = replay_after_edit(port, club, random.Random(args.seed))
         print(f"an edit of the season's first game, then the member's rating shown updating for {settled:.0f} ms")
         p95 = {name: quantile(times[name], 0.95) for name in PAGES}
