@@ -27,7 +27,7 @@ DATABASE_URL: an empty database). Run by hand: `make bench-club` or `.venv/bin/p
    ``members`` and the club's admin token as ``X-Club-Token`` (their first ``--start`` rounds
    in the document), each saving a round every ~SAVE s to its 28th (a save that completes a game
    updates the ratings), while ``--viewers`` connections (wrk) load one of those three pages
-   every ~POLL s (20 every ~10 s by default: 2 pages a second) and one scorer edits a round of
+   every ~POLL s (12 every ~6 s by default: 2 pages a second) and one scorer edits a round of
    one of the season's first games every ~EDIT s (the ratings of every later game are replayed,
    after the answer if need be): a save's p50/p99
    (target: the load test's save p99 ≤ 50 ms, bench/README.md), the completing saves' and the
@@ -654,8 +654,13 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=20, help="club tables saving rounds in the evening")
     parser.add_argument("--start", type=int, default=10, help="rounds in each table's document when it starts")
     parser.add_argument("--save", type=float, default=3.0, help="seconds between a table's saves")
-    parser.add_argument("--viewers", type=int, default=20, help="wrk connections loading the pages")
-    parser.add_argument("--poll", type=float, default=10.0, help="seconds between a viewer's page loads")
+    parser.add_argument("--viewers", type=int, default=12, help="wrk connections loading the pages")
+    parser.add_argument(
+        "--poll",
+        type=float,
+        default=6.0,
+        help="seconds between a viewer's page loads (under gunicorn's keep-alive: 10 s)",
+    )
     parser.add_argument("--edit", type=float, default=10.0, help="seconds between edits of old games (0: none)")
     parser.add_argument("--edits-pool", type=int, default=50, help="the season's first games the edits pick from")
     parser.add_argument(
