@@ -20,7 +20,7 @@ from sqlalchemy import and_, case, func, select, update
 
 from .extensions import db
 from .models import StoredClub, StoredGame, StoredMember, StoredResult, token_digest, utcnow
-from .rating import DEFAULT_MU, DEFAULT_SIGMA, ratings_pending
+from .rating import DEFAULT_MU, DEFAULT_SIGMA, ratings_pending, settle
 from .scoring import Game, ScoringError
 from .scoring.club import (
     ContractLine,
@@ -222,6 +222,7 @@ def merge_members(club: StoredClub, source: StoredMember, target: StoredMember) 
         .values(member_id=target.id, rated=False, version=StoredResult.version + 1)
     )
     db.session.commit()
+    settle(club.id)
 
 
 def members_for_names(club: StoredClub, names: Sequence[str]) -> list[str]:
@@ -283,6 +284,16 @@ def club_seats(document: Any, club: StoredClub | None, count: int) -> ClubSeats 
     return ClubSeats(club, members, tuple(rows))
 
 
+def club_fields(club_id: int | None, members: Sequence[str | None] | None) -> dict[str, Any]:
+    """A club game's or night's ``club`` (the club's id) and ``members`` (a member id or None
+    per player, as it was started: merges do not rewrite them) for its export (club-format.md
+    "Game document additions"); {} for one of no club."""
+    if club_id is None:
+        return {}
+    club = db.session.get(StoredClub, club_id)
+    return {"club": club.public_id if club else None, "members": list(members or [])}
+
+
 def attach_game(stored: StoredGame, seats: ClubSeats, game: Game) -> None:
     """Make ``stored`` (added to the session) a game of ``seats.club`` with its members, and
     write its results (:func:`refresh_results`). Not committed."""
@@ -312,17 +323,24 @@ def _member_rows(stored: StoredGame) -> list[int | None]:
 def refresh_results(stored: StoredGame, game: Game) -> None:
     """Rewrite the four results rows of the club game ``stored`` from ``game`` (its rounds as
     they are now, :func:`~scorepad.scoring.club.seat_results`), inside the caller's transaction
-    (every round write: record, edit, undo, put back, import). Each rewrite clears ``rated`` and
-    moves ``version`` on, so the ratings (:mod:`scorepad.rating`) replay from this game. Does
-    nothing for a game of no club."""
+    (every round write: record, edit, undo, put back, import). Each rewrite moves ``version`` on;
+    one of a game that is or was complete clears ``rated`` and sets ``stored.rating_due``, so the
+    ratings (:mod:`scorepad.rating`) replay from this game after the commit. Does nothing for a
+    game of no club."""
     if stored.club_id is None:
         return
     members = _member_rows(stored)
     existing = {r.seat: r for r in db.session.scalars(select(StoredResult).where(StoredResult.game_id == stored.id))}
-    for result in seat_results(game):
+    results = seat_results(game)
+    # The ratings read complete games only: a change that leaves the game in play (27 of a game's
+    # 28 saves) leaves them as they are.
+    due = results[0].complete or any(row.complete for row in existing.values())
+    if due:
+        stored.rating_due = stored.club_id
+    for result in results:
         row = existing.get(result.seat)
         if row is None:
-            row = StoredResult(game_id=stored.id, seat=result.seat, club_id=stored.club_id, version=0)
+            row = StoredResult(game_id=stored.id, seat=result.seat, club_id=stored.club_id, version=0, rated=not due)
             db.session.add(row)
         row.member_id = members[result.seat]
         row.date = stored.date
@@ -332,8 +350,9 @@ def refresh_results(stored: StoredGame, game: Game) -> None:
         row.by_contract = {c: line.to_dict() for c, line in result.by_contract.items()}
         row.given, row.received, row.net = result.given, result.received, result.net
         row.against = list(result.against)
-        row.mu = row.sigma = None
-        row.rated = False
+        if due:
+            row.mu = row.sigma = None
+            row.rated = False
         row.version = (row.version or 0) + 1
 
 

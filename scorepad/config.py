@@ -44,6 +44,9 @@ class Config:
     # A club night's draws (seating, seat order, first declarers) come from this: None is the
     # system's random source; a test sets a function returning a random.Random (scorepad.events.night_random).
     EVENT_RANDOM = None
+    # A club's ratings are replayed inside the save that changed them when at most this many
+    # complete games follow (a game finishing: one); a longer replay runs after the answer (scorepad.rating).
+    RATING_INLINE_REPLAY = 30
     LANGUAGES = ["en", "de", "nl", "fr"]
     BABEL_DEFAULT_LOCALE = "en"
 

@@ -629,7 +629,8 @@ def event_export(state: EventState) -> dict[str, Any]:
     ``tables`` [{``number``, ``players``, ``first_declarer``, ``game_id``, ``rounds_played``,
     ``rounds_total``, ``complete``, ``final``, ``last_save`` (ISO 8601 UTC or null),
     ``links`` {``board``}}]}], ``leaderboard`` (:func:`entry_export`) and ``adjustments``
-    [{``id``, ``player``, ``name``, ``points``, ``reason``, ``at``}]. For the director only:
+    [{``id``, ``player``, ``name``, ``points``, ``reason``, ``at``}]; a club's night also
+    ``club`` and ``members`` (:func:`scorepad.clubs.club_fields`). For the director only:
     ``director_token``, each table's ``edit_token`` and ``confirm_token`` and its scorer
     link, and the ``director`` and ``cards`` links (club-format.md: these appear only in
     answers to the creator or the director)."""
@@ -648,6 +649,7 @@ def event_export(state: EventState) -> dict[str, Any]:
             "ranking": stored.ranking,
             "confirmation": stored.confirmation,
             "players": list(stored.players),
+            **clubs.club_fields(stored.club_id, stored.members),
             "closed": state.closed,
             "session_on": state.session_on,
             "links": _links(state),

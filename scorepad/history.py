@@ -16,8 +16,9 @@ from typing import Any
 
 from sqlalchemy import select
 
+from . import clubs
 from .extensions import db
-from .models import StoredClub, StoredGame, StoredHistory, aware_utc
+from .models import StoredGame, StoredHistory, aware_utc
 from .scoring import export_game
 
 
@@ -77,7 +78,7 @@ def export_stored(stored: StoredGame, *, with_history: bool = True) -> dict[str,
     ``status`` and, with ``with_history``, the game's ``history`` (oldest first, as
     :func:`entry_export`). An import ignores both (scoring.document.parse_game)."""
     doc = export_game(stored.to_game(), statuses=statuses(stored))
-    doc.update(club_fields(stored))
+    doc.update(clubs.club_fields(stored.club_id, stored.members))
     if with_history:
         doc["history"] = history_export(stored)
     return doc
@@ -86,13 +87,3 @@ def export_stored(stored: StoredGame, *, with_history: bool = True) -> dict[str,
 def history_export(stored: StoredGame) -> list[dict[str, Any]]:
     """The history of ``stored`` as the API gives it, oldest first (:func:`entry_export`)."""
     return [entry_export(entry) for entry in game_history(stored)]
-
-
-def club_fields(stored: StoredGame) -> dict[str, Any]:
-    """A club game's ``club`` (the club's id) and ``members`` (as the game was started: a member
-    id or None per seat) for its export (club-format.md "Game document additions"); {} for a
-    game of no club."""
-    if stored.club_id is None:
-        return {}
-    club = db.session.get(StoredClub, stored.club_id)
-    return {"club": club.public_id if club else None, "members": list(stored.members or [None] * 4)}

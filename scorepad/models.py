@@ -113,6 +113,9 @@ class StoredGame(Model):
     # Held, never stored: see the class's docstring.
     edit_token: str | None = None
     view_token: str | None = None
+    # Held: the club whose ratings a round write of this game changed (scorepad.clubs.refresh_results),
+    # replayed after the commit; None otherwise (so a casual game's save reads nothing after its commit).
+    rating_due: int | None = None
 
     def document(self) -> dict[str, Any]:
         """The game document as recorded (game-format.md, without results)."""
@@ -410,12 +413,14 @@ class StoredResult(Model):
     member merged into; None for a guest). Rewritten for the game inside the transaction of every
     round write (:func:`scorepad.clubs.refresh_results`). ``mu`` / ``sigma``: the member's rating
     after this game (complete games of members only; :mod:`scorepad.rating`), valid while
-    ``rated``; a rewrite clears ``rated`` until the ratings catch up."""
+    ``rated``; a rewrite of a game that is or was complete clears ``rated`` until the ratings
+    catch up (a game in play does not count for them)."""
 
     __tablename__ = "results"
     __table_args__ = (
         Index("ix_results_club_member", "club_id", "member_id"),
         Index("ix_results_club_order", "club_id", "date", "created_at", "game_id"),
+        Index("ix_results_club_rated", "club_id", "rated"),
     )
 
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)

@@ -27,9 +27,6 @@ from .models import StoredResult
 MODEL = PlackettLuce()
 DEFAULT_MU: float = MODEL.rating().mu
 DEFAULT_SIGMA: float = MODEL.rating().sigma
-#: A replay of at most this many complete games runs inside the save that needs it (a game
-#: finishing: one); a longer one (an old game edited) runs after the answer (:func:`catch_up`).
-SHORT_REPLAY = 30
 
 _ORDER = (StoredResult.date, StoredResult.created_at, StoredResult.game_id)
 
@@ -69,7 +66,7 @@ def _prior(club_id: int, start: tuple[Any, ...], members: set[int]) -> dict[int,
 def catch_up(club_id: int, limit: int | None = None) -> bool:
     """Replay the club's ratings from its first game whose results were rewritten (``rated``
     false) to its last, and commit. With ``limit``, a replay of more than ``limit`` complete
-    games is left for later (returns False; :data:`SHORT_REPLAY`). A row rewritten while this
+    games is left for later (returns False). A row rewritten while this
     ran (its ``version`` moved) stays unrated, for the next replay. Returns True when done."""
     start = db.session.execute(
         select(*_ORDER).where(StoredResult.club_id == club_id, StoredResult.rated.is_(False)).order_by(*_ORDER).limit(1)
@@ -125,12 +122,13 @@ def catch_up(club_id: int, limit: int | None = None) -> bool:
 
 
 def settle(club_id: int) -> None:
-    """After a committed round write of a club game: replay the ratings now when the replay is
-    short (:data:`SHORT_REPLAY` complete games), else after the answer has been sent (the
+    """After a committed round write of a club game (or a merge of members): replay the ratings
+    now when the replay is short (at most the ``RATING_INLINE_REPLAY`` setting's number of
+    complete games), else after the answer has been sent (the
     response's close; outside a request, now). A database error here is logged and left for
     the next replay: the save is committed and its answer stands."""
     try:
-        if catch_up(club_id, SHORT_REPLAY):
+        if catch_up(club_id, current_app.config["RATING_INLINE_REPLAY"]):
             return
     except SQLAlchemyError:
         db.session.rollback()

@@ -255,10 +255,12 @@ def club_results(stored: StoredGame, game: Game) -> None:
 
 
 def club_rating(stored: StoredGame) -> None:
-    """After the commit of a round write of ``stored``: bring its club's ratings up to date
-    (:func:`scorepad.rating.settle`: now, or after the answer for a long replay)."""
-    if stored.club_id is not None:
-        rating.settle(stored.club_id)
+    """After the commit of a round write of ``stored``: bring its club's ratings up to date when
+    the write changed what they read (``stored.rating_due``: :func:`scorepad.clubs.refresh_results`;
+    :func:`scorepad.rating.settle`: now, or after the answer for a long replay)."""
+    club_id, stored.rating_due = stored.rating_due, None
+    if club_id is not None:
+        rating.settle(club_id)
 
 
 def _commit_round(stored: StoredGame, row: StoredRound) -> None:

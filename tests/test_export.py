@@ -96,6 +96,13 @@ def test_an_imported_unfinished_game_goes_on(app, client):
         (b"\xff\xfe", "The file is not UTF-8 text."),
         (json.dumps({"game": {}, "expected": {}}).encode(), "game: this file holds a game document under “game”, as"),
         (json.dumps({"players": [], "game": {}}).encode(), "game: unknown field of a game document"),
+        # A club game's export (issue 16): only the club's admin link adds games to a club.
+        (
+            json.dumps(
+                {**example("tournament-full")["game"], "club": "k1", "members": ["a", "b", None, None]}
+            ).encode(),
+            "club: this game was played for a club; only the club’s admin link adds games to the club",
+        ),
     ],
 )
 def test_a_bad_file_is_refused_with_a_clear_message(app, client, body, message):

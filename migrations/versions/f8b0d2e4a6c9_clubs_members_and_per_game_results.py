@@ -89,6 +89,7 @@ def upgrade():
     with op.batch_alter_table("results", schema=None) as batch_op:
         batch_op.create_index("ix_results_club_member", ["club_id", "member_id"], unique=False)
         batch_op.create_index("ix_results_club_order", ["club_id", "date", "created_at", "game_id"], unique=False)
+        batch_op.create_index("ix_results_club_rated", ["club_id", "rated"], unique=False)
 
 
 def downgrade():

@@ -12,7 +12,6 @@ from flask import Blueprint, Response, abort, jsonify, request, send_from_direct
 from .. import clubs, services
 from ..clubs import ClubRefused, StoredClub
 from ..extensions import csrf
-from ..history import club_fields
 from ..scoring import Game, ScoringError, export_game
 from ..scoring.trust import PROVISIONAL, shown_status
 from ..services import StoredGame, StoredRound
@@ -110,7 +109,7 @@ def game_created(stored: StoredGame, game: Game, *, as_stored: bool = False) -> 
             "links": {**game_links(stored), "confirm": url_for("confirm.show", token=confirm_token, _external=True)},
             "game": services.export_stored(stored, with_history=False)
             if as_stored
-            else export_game(game) | club_fields(stored),
+            else export_game(game) | clubs.club_fields(stored.club_id, stored.members),
         }
     )
 

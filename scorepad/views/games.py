@@ -13,6 +13,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from .. import events, labels, services
+from ..clubs import ClubRefused
 from ..forms import ButtonForm, ImportGameForm, NewGameForm, RoundForm, UnreadableImport
 from ..i18n import engine_text, error_text
 from ..pages.card import result_card, share_text
@@ -160,6 +161,13 @@ def import_game():
             form.file.errors = [_("%(path)s: %(message)s", path=where, message=error_text(exc))]
         except UnreadableImport as exc:  # its own type: no other error's text (Python's words) is shown
             form.file.errors = [exc.message]
+        except ClubRefused:
+            form.file.errors = [
+                _(
+                    "club: this game was played for a club; only the club’s admin link adds games to the club "
+                    "(remove “club” and “members” from the file to import it as a game of its own)"
+                )
+            ]
         else:
             remember(stored)
             flash(
