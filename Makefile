@@ -9,7 +9,7 @@ TEST_STAMP := $(VENV)/.install-test.stamp
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: venv install system-deps run lint test test-postgres bench bench-events clean translations compile-translations
+.PHONY: venv install system-deps run lint test test-postgres bench bench-events bench-club clean translations compile-translations
 
 venv install: $(RUN_STAMP)
 
@@ -83,6 +83,10 @@ bench: $(TEST_STAMP)
 # The club night's load benchmark: 20 tables of one night saving while 500 viewers poll its event board.
 bench-events: $(TEST_STAMP)
 	$(BIN)/python bench/event_load.py
+
+# A club's season (issue 16): 60 members and 2,000 games bulk-imported; its pages' p95, a save's p99 while they load.
+bench-club: $(TEST_STAMP)
+	$(BIN)/python bench/club_load.py
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache
