@@ -20,7 +20,7 @@ from sqlalchemy import and_, case, func, select, update
 
 from .extensions import db
 from .models import StoredClub, StoredGame, StoredMember, StoredResult, token_digest, utcnow
-from .rating import DEFAULT_MU, DEFAULT_SIGMA, ratings_pending, settle
+from .rating import DEFAULT_MU, DEFAULT_SIGMA, last_ratings, ratings_pending, settle
 from .scoring import Game, ScoringError
 from .scoring.club import (
     ContractLine,
@@ -493,14 +493,7 @@ def club_overview(club: StoredClub) -> list[MemberRow]:
             .group_by(StoredResult.member_id)
         )
     }
-    latest: dict[int, float] = {}
-    for member_id, mu, sigma in db.session.execute(
-        select(StoredResult.member_id, StoredResult.mu, StoredResult.sigma)
-        .where(StoredResult.club_id == club.id, StoredResult.member_id.is_not(None), StoredResult.mu.is_not(None))
-        .order_by(StoredResult.date, StoredResult.created_at, StoredResult.game_id)
-    ):
-        if member_id is not None and mu is not None and sigma is not None:
-            latest[member_id] = mu - 3 * sigma
+    latest = {member: mu - 3 * sigma for member, (mu, sigma) in last_ratings(club.id).items()}
     rows = []
     for member in members:
         c = counts.get(member.id)

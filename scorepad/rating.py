@@ -12,6 +12,7 @@ stored rating is always what a replay of the whole history gives.
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from typing import Any
 
@@ -38,11 +39,18 @@ def ratings_pending(club_id: int) -> bool:
     )
 
 
-def _prior(club_id: int, start: tuple[Any, ...], members: set[int]) -> dict[int, Any]:
-    """Each of ``members``' rating after their last complete game before ``start`` (openskill
-    ratings; members without one are left out: they start at the default)."""
-    if not members:
-        return {}
+def last_ratings(
+    club_id: int, members: set[int] | None = None, before: tuple[Any, ...] | None = None
+) -> dict[int, tuple[float, float]]:
+    """Each member's rating (μ, σ) after their last rated game of the club: of ``members`` only
+    (None: every member), before the game order key ``before`` (date, created_at, game id;
+    None: the last of all). Members without a rated game are left out (they have the default).
+    One window query over the club's rows, newest first per member."""
+    conditions = [StoredResult.club_id == club_id, StoredResult.member_id.is_not(None), StoredResult.mu.is_not(None)]
+    if members is not None:
+        conditions.append(StoredResult.member_id.in_(members))
+    if before is not None:
+        conditions.append(tuple_(*_ORDER) < tuple_(*before))
     ranked = (
         select(
             StoredResult.member_id,
@@ -50,23 +58,35 @@ def _prior(club_id: int, start: tuple[Any, ...], members: set[int]) -> dict[int,
             StoredResult.sigma,
             func.row_number().over(partition_by=StoredResult.member_id, order_by=[c.desc() for c in _ORDER]).label("n"),
         )
-        .where(
-            StoredResult.club_id == club_id,
-            StoredResult.member_id.in_(members),
-            StoredResult.complete.is_(True),
-            StoredResult.mu.is_not(None),
-            tuple_(*_ORDER) < tuple_(*start),
-        )
+        .where(*conditions)
         .subquery()
     )
     rows: Any = db.session.execute(select(ranked.c.member_id, ranked.c.mu, ranked.c.sigma).where(ranked.c.n == 1))
-    return {member: MODEL.rating(mu=mu, sigma=sigma) for member, mu, sigma in rows}
+    return {member: (mu, sigma) for member, mu, sigma in rows}
+
+
+def _prior(club_id: int, start: tuple[Any, ...], members: set[int]) -> dict[int, Any]:
+    """Each of ``members``' openskill rating after their last complete game before ``start``
+    (members without one are left out: they start at the default)."""
+    if not members:
+        return {}
+    return {
+        member: MODEL.rating(mu=mu, sigma=sigma)
+        for member, (mu, sigma) in last_ratings(club_id, members, start).items()
+    }
+
+
+#: Rows marked rated per transaction of a replay: no write transaction of a long replay holds the
+#: database (SQLite's write lock, PostgreSQL's row locks a save waits for) for long.
+CHUNK = 400
+#: Games replayed between two yields to the other requests of a gevent worker.
+YIELD_EVERY = 100
 
 
 def catch_up(club_id: int, limit: int | None = None) -> bool:
     """Replay the club's ratings from its first game whose results were rewritten (``rated``
-    false) to its last, and commit. With ``limit``, a replay of more than ``limit`` complete
-    games is left for later (returns False). A row rewritten while this
+    false) to its last, committing every :data:`CHUNK` rows. With ``limit``, a replay of more
+    than ``limit`` complete games is left for later (returns False). A row rewritten while this
     ran (its ``version`` moved) stays unrated, for the next replay. Returns True when done."""
     start = db.session.execute(
         select(*_ORDER).where(StoredResult.club_id == club_id, StoredResult.rated.is_(False)).order_by(*_ORDER).limit(1)
@@ -92,9 +112,10 @@ def catch_up(club_id: int, limit: int | None = None) -> bool:
     if limit is not None and len(complete) > limit:
         db.session.rollback()
         return False
-    current = _prior(club_id, tuple(start), {r.member_id for r in rows if r.member_id is not None})
+    # Only the members of complete games are rated: a game in play needs nobody's rating.
+    current = _prior(club_id, tuple(start), {r.member_id for seats in complete for r in seats if r.member_id})
     updates = []
-    for seats in games.values():
+    for index, seats in enumerate(games.values()):
         if not (seats[0].complete and len(seats) == 4):
             updates += [{"g": r.game_id, "s": r.seat, "v": r.version, "mu": None, "sigma": None} for r in seats]
             continue
@@ -106,6 +127,8 @@ def catch_up(club_id: int, limit: int | None = None) -> bool:
                 updates.append({"g": r.game_id, "s": r.seat, "v": r.version, "mu": after.mu, "sigma": after.sigma})
             else:
                 updates.append({"g": r.game_id, "s": r.seat, "v": r.version, "mu": None, "sigma": None})
+        if index % YIELD_EVERY == YIELD_EVERY - 1:
+            time.sleep(0)  # under gevent, let the worker's other requests run
     statement = (
         update(StoredResult)
         .where(
@@ -116,17 +139,36 @@ def catch_up(club_id: int, limit: int | None = None) -> bool:
         .values(mu=bindparam("mu"), sigma=bindparam("sigma"), rated=True)
         .execution_options(synchronize_session=False)
     )
-    db.session.connection().execute(statement, updates)
-    db.session.commit()
+    # In order, so that a replay cut short (a worker killed) leaves the rows before its first
+    # unrated one rated by this replay: the next one starts there from them.
+    for first in range(0, len(updates), CHUNK):
+        db.session.connection().execute(statement, updates[first : first + CHUNK])
+        db.session.commit()
+        if first + CHUNK < len(updates):
+            time.sleep(0)
     return True
+
+
+#: The clubs whose long replay this process has scheduled or is running (since when, in
+#: ``time.monotonic()`` seconds): a save meanwhile leaves its change to that replay (it loops
+#: until nothing is left unrated) rather than scheduling another one (a cascade of full
+#: replays, bench/README.md "A club's season"). One older than :data:`STUCK_AFTER` no longer
+#: counts (an answer never closed).
+_REPLAYING: dict[int, float] = {}
+STUCK_AFTER = 120.0
+#: The rounds of a replay after an answer: writes made while it ran are replayed in its next round.
+MAX_ROUNDS = 5
 
 
 def settle(club_id: int) -> None:
     """After a committed round write of a club game (or a merge of members): replay the ratings
     now when the replay is short (at most the ``RATING_INLINE_REPLAY`` setting's number of
-    complete games), else after the answer has been sent (the
-    response's close; outside a request, now). A database error here is logged and left for
+    complete games), else after the answer has been sent (the response's close; outside a
+    request, now): at most one such replay per club in this process, run until nothing is left
+    unrated (:data:`MAX_ROUNDS` rounds at most). A database error here is logged and left for
     the next replay: the save is committed and its answer stands."""
+    if time.monotonic() - _REPLAYING.get(club_id, -STUCK_AFTER) < STUCK_AFTER:
+        return  # this process's replay after an answer will take this change too
     try:
         if catch_up(club_id, current_app.config["RATING_INLINE_REPLAY"]):
             return
@@ -138,16 +180,21 @@ def settle(club_id: int) -> None:
         catch_up(club_id)
         return
     app = current_app._get_current_object()  # type: ignore[attr-defined]
+    _REPLAYING[club_id] = time.monotonic()
 
     @after_this_request
     def _replay_after_answer(response: Any) -> Any:
         def replay() -> None:
-            with app.app_context():
-                try:
-                    catch_up(club_id)
-                except SQLAlchemyError:
-                    db.session.rollback()
-                    app.logger.exception("the ratings of club %s are left for the next replay", club_id)
+            try:
+                with app.app_context():
+                    for _round in range(MAX_ROUNDS):
+                        catch_up(club_id)
+                        if not ratings_pending(club_id):
+                            break
+            except SQLAlchemyError:
+                app.logger.exception("the ratings of club %s are left for the next replay", club_id)
+            finally:
+                _REPLAYING.pop(club_id, None)
 
         response.call_on_close(replay)
         return response
