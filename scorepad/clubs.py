@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from cachetools import LRUCache
 from sqlalchemy import and_, case, func, select, update
 
 from .extensions import db
@@ -107,6 +108,7 @@ def update_club(club: StoredClub, document: Any) -> None:
     name = parse_club_name(document["name"]) if "name" in document else club.name
     rules = ladder_to_dict(parse_ladder(document["ladder"])) if "ladder" in document else club.ladder
     club.name, club.ladder = name, rules
+    ladder_changed(club.id)
     db.session.commit()
 
 
@@ -147,6 +149,13 @@ def club_of_admin(token: str | None) -> StoredClub | None:
     return found[0] if found is not None and found[1] == ADMIN else None
 
 
+def ladder_changed(club_id: int) -> None:
+    """Move the club's ``stamp`` on, inside the caller's transaction: a change the ladder reads
+    (a complete game's results, a member added, renamed or merged, the settings). Each process's
+    copy of the ladder is kept under the stamp (:func:`club_ladder`)."""
+    db.session.execute(update(StoredClub).where(StoredClub.id == club_id).values(stamp=StoredClub.stamp + 1))
+
+
 # -- members ---------------------------------------------------------------------------------------
 
 
@@ -183,6 +192,7 @@ def add_member(club: StoredClub, name: Any) -> StoredMember:
     _name_taken(club, clean)
     member = StoredMember(public_id=new_public_id(), club_id=club.id, name=clean)
     db.session.add(member)
+    ladder_changed(club.id)
     db.session.commit()
     return member
 
@@ -192,6 +202,7 @@ def rename_member(club: StoredClub, member: StoredMember, name: Any) -> None:
     clean = parse_member_name(name)
     _name_taken(club, clean, but=member)
     member.name = clean
+    ladder_changed(club.id)
     db.session.commit()
 
 
@@ -221,6 +232,7 @@ def merge_members(club: StoredClub, source: StoredMember, target: StoredMember) 
         .where(StoredResult.member_id == source.id)
         .values(member_id=target.id, rated=False, version=StoredResult.version + 1)
     )
+    ladder_changed(club.id)
     db.session.commit()
     settle(club.id)
 
@@ -238,6 +250,7 @@ def members_for_names(club: StoredClub, names: Sequence[str]) -> list[str]:
             member = StoredMember(public_id=new_public_id(), club_id=club.id, name=name)
             db.session.add(member)
             known[name_key(name)] = member
+            ladder_changed(club.id)
         ids.append(member.public_id)
     db.session.flush()
     return ids
@@ -338,6 +351,7 @@ def refresh_results(stored: StoredGame, game: Game) -> None:
     due = results[0].complete or any(row.complete or not row.rated for row in existing.values())
     if due:
         stored.rating_due = stored.club_id
+        ladder_changed(stored.club_id)
     for result in results:
         row = existing.get(result.seat)
         if row is None:
@@ -502,8 +516,23 @@ def club_overview(club: StoredClub) -> list[MemberRow]:
     return rows
 
 
+#: Each process's copies of the clubs' ladders, under (the club's id, its stamp): between two changes the
+#: ladder reads (a game finishing, a member's change) every viewer gets the same one.
+#: (The public id, not the row id: a row id is used again by another database, a test's.)
+_LADDERS: LRUCache[tuple[str, int], tuple[LadderRules, tuple[LadderEntry, ...]]] = LRUCache(maxsize=32)
+
+
 def club_ladder(club: StoredClub) -> tuple[LadderRules, tuple[LadderEntry, ...]]:
-    """The club's season ladder (club-format.md "Ladder") over its complete games, from the stored results."""
+    """The club's season ladder (club-format.md "Ladder") over its complete games, from the stored
+    results; computed once per change of the club's ``stamp`` in each process (:func:`ladder_changed`)."""
+    key = (club.public_id, club.stamp or 0)
+    found = _LADDERS.get(key)
+    if found is None:
+        found = _LADDERS[key] = _compute_ladder(club)
+    return found
+
+
+def _compute_ladder(club: StoredClub) -> tuple[LadderRules, tuple[LadderEntry, ...]]:
     rules = ladder_rules(club)
     query = select(
         StoredResult.game_id, StoredResult.seat, StoredResult.member_id, StoredResult.final, StoredResult.date

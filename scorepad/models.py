@@ -385,6 +385,9 @@ class StoredClub(Model):
     ladder: Mapped[dict[str, Any]] = mapped_column(JSON)
     admin_digest: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     view_digest: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    # Moves on with every change the ladder reads (a complete game's results, the members, the
+    # settings): the key of each process's copy of the ladder (scorepad.clubs.club_ladder).
+    stamp: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
     admin_token: str | None = None

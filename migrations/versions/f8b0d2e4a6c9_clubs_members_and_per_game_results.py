@@ -31,6 +31,7 @@ def upgrade():
         sa.Column("ladder", sa.JSON(), nullable=False),
         sa.Column("admin_digest", sa.String(length=64), nullable=False),
         sa.Column("view_digest", sa.String(length=64), nullable=False),
+        sa.Column("stamp", sa.Integer(), server_default="0", nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("id"),
