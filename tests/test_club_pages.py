@@ -169,6 +169,8 @@ def test_only_the_admin_link_shows_the_members_forms_the_view_link_and_the_club_
     assert admin.count('id="name"') == 1 and 'for="rename-name"' in admin and 'id="rename-name"' in admin
     assert f"/k/{club['view_token']}" in admin and "<svg" in admin  # the view link and its QR code
     assert f"/k/{club['admin_token']}/game" in admin and f"/k/{club['admin_token']}/night" in admin
+    # A club made in the browser: the API's club id is on its admin page (the only place to read it).
+    assert f"For the API: the club’s id is {club['id']};" in text_of(admin)
     view = client.get(f"/k/{club['view_token']}").text
     for piece in (
         'id="add-member"',
