@@ -114,8 +114,10 @@ def member_choices(members: Sequence[tuple[str, str]]) -> list[SelectChoice]:
 class RenameForm(FlaskForm):
     """A member's new name."""
 
-    member = SelectField(_l("Member"), validate_choice=False)
-    name = StringField(_l("New name"), filters=[_strip])
+    # Ids of their own: the add-member form on the same page has a field `name` (its label
+    # would otherwise focus the other form's field).
+    member = SelectField(_l("Member"), validate_choice=False, id="rename-member-id")
+    name = StringField(_l("New name"), filters=[_strip], id="rename-name")
     submit = SubmitField(_l("Rename"))
 
     def __init__(self, *args: Any, members: Sequence[tuple[str, str]] = (), **kwargs: Any):

@@ -165,8 +165,12 @@ def test_the_club_page_shows_the_ladders_top_and_links_the_whole_ladder(client, 
 def test_only_the_admin_link_shows_the_members_forms_the_view_link_and_the_club_games(client, club):
     admin = client.get(f"/k/{club['admin_token']}").text
     assert 'id="add-member"' in admin and 'id="rename-member"' in admin and 'id="merge-members"' in admin
+    # Each label names its own field: the rename form's "New name" is not the add form's "Name" (ids unique).
+    assert admin.count('id="name"') == 1 and 'for="rename-name"' in admin and 'id="rename-name"' in admin
     assert f"/k/{club['view_token']}" in admin and "<svg" in admin  # the view link and its QR code
     assert f"/k/{club['admin_token']}/game" in admin and f"/k/{club['admin_token']}/night" in admin
+    # A club made in the browser: the API's club id is on its admin page (the only place to read it).
+    assert f"For the API: the club’s id is {club['id']};" in text_of(admin)
     view = client.get(f"/k/{club['view_token']}").text
     for piece in (
         'id="add-member"',
@@ -193,9 +197,9 @@ def test_a_members_page_shows_the_statistics_worked_by_hand(client, club):
     # No Queens: 9 rounds, 2 as declarer; raw −24 (game 1) − 12 (game 2) − 6 (game 3); doubles −18 + 12.
     assert row_of(section(html, "contracts"), "No Queens") == ["No Queens", "9", "2", "−42", "−6"]
     doubles = text_of(section(html, "doubles"))
-    assert "Given 1" in doubles  # game 1, round 3: Anne doubled Cath
-    assert "Received 2" in doubles  # Beth doubled Anne in games 1 and 2
-    assert "Net −6" in doubles
+    assert "Doubles given 1" in doubles  # game 1, round 3: Anne doubled Cath
+    assert "Doubles received 2" in doubles  # Beth doubled Anne in games 1 and 2
+    assert "Net points −6" in doubles
     # Cath took 12 from Anne (game 1); Anne won 12 from Beth in game 2 after losing 6 to her in game 1: net 6.
     assert "Nemesis: Cath, took 12 points from Anne through doubles" in doubles
     assert "Favourite victim: Beth, gave 6 points to Anne through doubles" in doubles
@@ -303,7 +307,7 @@ def test_the_ladder_page_ranks_the_qualified_first_then_the_others(client, club)
         "– not qualified Emma 1 1 −30",
         "– not qualified Diana 1 1 −36",
     ]
-    assert "Best 1 results count; 2 games to qualify." in text_of(html)
+    assert "The best result counts. Qualifying takes 2 games." in text_of(html)
     assert 'class="unqualified first-unqualified"' in html
 
 
@@ -374,7 +378,7 @@ def test_a_new_club_through_the_form_lands_on_its_admin_page_saying_to_keep_the_
     admin = re.fullmatch(r"/k/([A-Za-z0-9_-]+)", response.headers["Location"]).group(1)
     html = client.get(f"/k/{admin}").text
     assert "Keep this page’s link: it is the club’s admin link" in html
-    assert "Best 8 results count; 3 games to qualify." in text_of(html)
+    assert "The best 8 results count. Qualifying takes 3 games." in text_of(html)
     assert "places" in text_of(section(html, "ladder-top"))
     assert "Season: January 1, 2026 to December 31, 2026." in text_of(html)
 
