@@ -12,6 +12,7 @@ from scorepad.extensions import db
 from scorepad.models import StoredGame, StoredMember, StoredResult
 from scorepad.scoring import score
 from tests.test_api import API, auth
+from tests.test_api_events import FirstSeat
 from tests.test_club_stats import GAMES, add_member, create_club, play, start_game
 
 MODEL = PlackettLuce()
@@ -130,3 +131,30 @@ def test_hostile_member_names_and_ladder_settings_are_refused_with_their_path(cl
         assert client.post(url, json={"name": name}, headers=auth(club["admin_token"])).status_code == 201
     csv = client.get(f"/k/{club['view_token']}/ladder.csv").data.decode("utf-8-sig")
     assert ",'=cmd|' /C calc'!A0,0,0,0,no" in csv  # not run as a formula by a spreadsheet
+
+
+def test_a_swap_at_a_club_night_moves_the_members_with_the_players(app, client):
+    """The director swaps Anne (table 1, seat 0) and Erik (table 2, seat 0) in session 1 of a
+    club night: table 1's game is then Emma's, not Anne's. G1's first two rounds there give
+    the player at seat 0 35 points (worked in tests/test_club_api.py): Erik's, Anne has no game."""
+    from tests.test_club_api import NIGHT  # players Anne, Beth, Cath, Diana | Erik, Fay, Gus, Hanna
+
+    app.config["EVENT_RANDOM"] = FirstSeat
+    club = create_club(client, "Probe", {})
+    ids = members_named(client, club, "Anne", "Beth", "Cath", "Diana", "Erik")
+    members = [ids.get(name) for name in NIGHT["players"]]
+    document = {**NIGHT, "club": club["id"], "members": members}
+    night = client.post(f"{API}/events", json=document, headers={"X-Club-Token": club["admin_token"]}).json
+    swap = {"session": "1", "first": "0", "second": "4"}  # Anne and Erik
+    assert client.post(f"/d/{night['director_token']}/seating", data=swap).status_code == 303
+    first = night["sessions"][0]["tables"][0]
+    game = client.get(f"{API}/games/{first['game_id']}", headers=auth(first["edit_token"])).json
+    assert game["players"] == ["Erik", "Beth", "Cath", "Diana"]
+    assert game["members"] == [ids[n] for n in ("Erik", "Beth", "Cath", "Diana")]
+    for rnd in GAMES["G1"][3][:2]:
+        reply = client.post(f"{API}/games/{first['game_id']}/rounds", json=rnd, headers=auth(first["edit_token"]))
+        assert reply.status_code == 201, reply.json
+    erik = client.get(f"{API}/clubs/{club['id']}/members/{ids['Erik']}", headers=auth(club["view_token"])).json
+    anne = client.get(f"{API}/clubs/{club['id']}/members/{ids['Anne']}", headers=auth(club["view_token"])).json
+    assert (erik["games"], erik["total"]) == (1, 35)
+    assert (anne["games"], anne["total"]) == (0, 0)
