@@ -21,7 +21,7 @@ from sqlalchemy import bindparam, exists, func, select, tuple_, update
 from sqlalchemy.exc import SQLAlchemyError
 
 from .extensions import db
-from .models import StoredResult
+from .models import StoredClub, StoredResult
 
 #: The model, with openskill's defaults.
 MODEL = PlackettLuce()
@@ -67,7 +67,13 @@ def catch_up(club_id: int, limit: int | None = None) -> bool:
     """Replay the club's ratings from its first game whose results were rewritten (``rated``
     false) to its last, and commit. With ``limit``, a replay of more than ``limit`` complete
     games is left for later (returns False). A row rewritten while this
-    ran (its ``version`` moved) stays unrated, for the next replay. Returns True when done."""
+    ran (its ``version`` moved) stays unrated, for the next replay. Returns True when done.
+
+    Two replays of one club run one after the other (PostgreSQL: the club's row is locked
+    first, ``FOR UPDATE``; SQLite: a write that follows a stale read fails, and is left for the next
+    replay): otherwise a replay that read the results before a save, writing after the save's
+    own replay, would put back ratings computed without that save (the rows it writes kept their version)."""
+    db.session.execute(select(StoredClub.id).where(StoredClub.id == club_id).with_for_update())
     start = db.session.execute(
         select(*_ORDER).where(StoredResult.club_id == club_id, StoredResult.rated.is_(False)).order_by(*_ORDER).limit(1)
     ).first()
