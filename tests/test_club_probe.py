@@ -5,6 +5,7 @@ The replay here is independent of scorepad.rating: every complete club game, in 
 creation and id, rated with openskill directly from the rounds' standings (tests compare the
 stored μ/σ of each results row with it)."""
 
+import pytest
 from openskill.models import PlackettLuce
 from sqlalchemy import select
 
@@ -13,7 +14,7 @@ from scorepad.models import StoredGame, StoredMember, StoredResult
 from scorepad.scoring import score
 from tests.test_api import API, auth
 from tests.test_api_events import FirstSeat
-from tests.test_club_stats import GAMES, add_member, create_club, play, start_game
+from tests.test_club_stats import GAMES, add_member, create_club, game_document, play, start_game, tr
 
 MODEL = PlackettLuce()
 
@@ -158,3 +159,42 @@ def test_a_swap_at_a_club_night_moves_the_members_with_the_players(app, client):
     anne = client.get(f"{API}/clubs/{club['id']}/members/{ids['Anne']}", headers=auth(club["view_token"])).json
     assert (erik["games"], erik["total"]) == (1, 35)
     assert (anne["games"], anne["total"]) == (0, 0)
+
+
+@pytest.mark.parametrize("inline", [0, 1000])
+def test_imports_with_old_dates_undos_rematches_and_merges_leave_the_ratings_those_of_a_replay(app, client, inline):
+    app.config["RATING_INLINE_REPLAY"] = inline  # 0: every replay after the answer
+    club = create_club(client, "Probe", {})
+    ids = members_named(client, club, "Anne", "Beth", "Cath", "Diana", "Erik", "Fay", "Zed")
+    played = {}
+    for label in ("G5", "G6", "G3"):
+        played[label] = start_game(client, label, ids, club)
+        play(client, played[label], GAMES[label][3])
+    assert_ratings_replayed(app, club["id"])
+    # G1 imported whole, dated before all of them
+    document = {**game_document("G1", ids, club), "rounds": GAMES["G1"][3]}
+    response = client.post(f"{API}/games", json=document, headers={"X-Club-Token": club["admin_token"]})
+    assert response.status_code == 201, response.json
+    played["G1"] = response.json
+    assert_ratings_replayed(app, club["id"])
+    # undo G1's last round: G1 no longer counts, the games after it are replayed
+    g1 = played["G1"]
+    assert client.delete(f"{API}/games/{g1['id']}/rounds/8", headers=auth(g1["edit_token"])).status_code == 204
+    assert_ratings_replayed(app, club["id"])
+    assert client.post(f"/g/{g1['edit_token']}/rounds/put-back", data={}).status_code == 303
+    assert_ratings_replayed(app, club["id"])
+    # Play again G6 (today's date: after all), play it through, undo a round of G5
+    again = client.post(f"{API}/games/{played['G6']['id']}/rematch", headers=auth(played["G6"]["edit_token"]))
+    assert again.status_code == 201, again.json
+    play(client, again.json, [tr([4, 3, 3, 3]), tr([3, 4, 3, 3]), tr([2, 3, 5, 3]), tr([3, 3, 3, 4])])
+    assert_ratings_replayed(app, club["id"])
+    g5 = played["G5"]
+    assert client.delete(f"{API}/games/{g5['id']}/rounds/4", headers=auth(g5["edit_token"])).status_code == 204
+    assert_ratings_replayed(app, club["id"])
+    # Erik (G3) into Zed (no game), then Zed into Beth (never at a table with Erik)
+    assert merge(client, club, ids["Erik"], ids["Zed"]).status_code == 200
+    assert_ratings_replayed(app, club["id"])
+    assert merge(client, club, ids["Zed"], ids["Beth"]).status_code == 200
+    assert_ratings_replayed(app, club["id"])
+    beth = client.get(f"{API}/clubs/{club['id']}/members/{ids['Erik']}", headers=auth(club["view_token"])).json
+    assert beth["id"] == ids["Beth"]
