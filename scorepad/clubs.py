@@ -305,7 +305,9 @@ def attach_game(stored: StoredGame, seats: ClubSeats, game: Game) -> None:
     refresh_results(stored, game)
 
 
-def _member_rows(stored: StoredGame) -> list[int | None]:
+def member_rows(stored: StoredGame) -> list[int | None]:
+    """The member row id of each seat of the club game ``stored`` (a merged member's id read as
+    the member it became), None for a guest."""
     ids = [m for m in (stored.members or []) if m is not None]
     found = {
         m.public_id: m
@@ -331,7 +333,7 @@ def refresh_results(stored: StoredGame, game: Game) -> None:
     game of no club."""
     if stored.club_id is None:
         return
-    members = _member_rows(stored)
+    members = member_rows(stored)
     existing = {r.seat: r for r in db.session.scalars(select(StoredResult).where(StoredResult.game_id == stored.id))}
     results = seat_results(game)
     # The ratings read complete games only: a change that leaves the game in play (27 of a game's

@@ -198,3 +198,23 @@ def test_imports_with_old_dates_undos_rematches_and_merges_leave_the_ratings_tho
     assert_ratings_replayed(app, club["id"])
     beth = client.get(f"{API}/clubs/{club['id']}/members/{ids['Erik']}", headers=auth(club["view_token"])).json
     assert beth["id"] == ids["Beth"]
+
+
+def test_a_swap_that_would_seat_one_member_twice_is_refused(app, client):
+    """Anne (table 1) and Erik (table 2) never sat together: merged, they are one member. A swap
+    of Beth and Erik would seat that member twice at table 1: refused, nothing changed (the
+    member's game would otherwise count twice: games 2, with both seats' finals)."""
+    from tests.test_club_api import NIGHT
+
+    app.config["EVENT_RANDOM"] = FirstSeat
+    club = create_club(client, "Probe", {})
+    ids = members_named(client, club, "Anne", "Beth", "Cath", "Diana", "Erik")
+    document = {**NIGHT, "club": club["id"], "members": [ids.get(name) for name in NIGHT["players"]]}
+    night = client.post(f"{API}/events", json=document, headers={"X-Club-Token": club["admin_token"]}).json
+    assert merge(client, club, ids["Anne"], ids["Erik"]).status_code == 200
+    swap = {"session": "1", "first": "1", "second": "4"}  # Beth and Erik
+    assert client.post(f"/d/{night['director_token']}/seating", data=swap).status_code == 422
+    first = night["sessions"][0]["tables"][0]
+    game = client.get(f"{API}/games/{first['game_id']}", headers=auth(first["edit_token"])).json
+    assert game["players"] == ["Anne", "Beth", "Cath", "Diana"]
+    assert game["members"] == [ids[n] for n in ("Anne", "Beth", "Cath", "Diana")]
