@@ -70,10 +70,20 @@ def catch_up(club_id: int, limit: int | None = None) -> bool:
     ran (its ``version`` moved) stays unrated, for the next replay. Returns True when done.
 
     Two replays of one club run one after the other (PostgreSQL: the club's row is locked
-    first, ``FOR UPDATE``; SQLite: a write that follows a stale read fails, and is left for the next
-    replay): otherwise a replay that read the results before a save, writing after the save's
-    own replay, would put back ratings computed without that save (the rows it writes kept their version)."""
-    db.session.execute(select(StoredClub.id).where(StoredClub.id == club_id).with_for_update())
+    first, ``FOR NO KEY UPDATE``, which still lets new games and results reference it; SQLite: a
+    write that follows a stale read fails, and is left for the next replay): otherwise a replay
+    that read the results before a save, writing after the save's own replay, would put back
+    ratings computed without that save (the rows it writes kept their version). With ``limit``,
+    a club whose replay is running meanwhile is left for later too (returns False)."""
+    # A short replay (``limit``: inside a save's request) does not wait for a long one: it is left for after the answer.
+    lock = (
+        select(StoredClub.id)
+        .where(StoredClub.id == club_id)
+        .with_for_update(key_share=True, skip_locked=limit is not None)
+    )
+    if db.session.execute(lock).first() is None:
+        db.session.rollback()
+        return False
     start = db.session.execute(
         select(*_ORDER).where(StoredResult.club_id == club_id, StoredResult.rated.is_(False)).order_by(*_ORDER).limit(1)
     ).first()

@@ -7,7 +7,7 @@ stored μ/σ of each results row with it)."""
 
 import pytest
 from openskill.models import PlackettLuce
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from scorepad.extensions import db
 from scorepad.models import StoredGame, StoredMember, StoredResult
@@ -218,3 +218,35 @@ def test_a_swap_that_would_seat_one_member_twice_is_refused(app, client):
     game = client.get(f"{API}/games/{first['game_id']}", headers=auth(first["edit_token"])).json
     assert game["players"] == ["Anne", "Beth", "Cath", "Diana"]
     assert game["members"] == [ids[n] for n in ("Anne", "Beth", "Cath", "Diana")]
+
+
+def test_a_save_while_another_replay_holds_the_club_answers_and_is_replayed_after_it(app, client):
+    """PostgreSQL: a replay holds the club's row (FOR UPDATE) until it commits. A save of a club
+    game meanwhile does not wait for it (its own replay is left for after the answer) and is
+    replayed once that replay is done: the ratings are then those of a replay from scratch. (Before,
+    two replays ran at once, and one that had read the results before the save could write last,
+    putting back ratings computed without it.)"""
+    club = create_club(client, "Probe", {})
+    ids = members_named(client, club, "Anne", "Beth", "Cath", "Diana", "Erik", "Fay")
+    later = start_game(client, "G3", ids, club)  # 2026-03-12, complete
+    play(client, later, GAMES["G3"][3])
+    first = start_game(client, "G1", ids, club)  # 2026-03-03: its last round comes while the club is held
+    play(client, first, GAMES["G1"][3][:7])
+    with app.app_context():
+        engine = db.engine
+    if engine.url.get_backend_name() != "postgresql":
+        pytest.skip("SQLite has no row locks: a write after a stale read fails there")
+    with engine.connect() as other:  # another replay, running: it holds the club's row
+        other.execute(text("SELECT id FROM clubs FOR NO KEY UPDATE"))
+        saved = client.post(
+            f"{API}/games/{first['id']}/rounds",
+            json=GAMES["G1"][3][7],
+            headers=auth(first["edit_token"]),
+            buffered=False,
+        )
+        assert saved.status_code == 201  # answered without waiting for the replay
+        anne = client.get(f"{API}/clubs/{club['id']}/members/{ids['Anne']}", headers=auth(club["view_token"])).json
+        assert anne["rating"]["updating"] is True
+        other.commit()  # that replay is done
+    saved.close()  # the save's replay, after its answer
+    assert_ratings_replayed(app, club["id"])
