@@ -50,6 +50,8 @@ ADMIN = "admin"
 VIEWER = "viewer"
 #: The purpose the club's view token is derived from its admin token with.
 VIEW = "view"
+#: The largest id a games row can have (PostgreSQL's INTEGER; services.MAX_ID, which imports this module).
+MAX_ID = 2**31 - 1
 
 
 class ClubRefused(Exception):
@@ -316,7 +318,9 @@ def attach_game(stored: StoredGame, seats: ClubSeats, game: Game) -> None:
     refresh_results(stored, game)
 
 
-def _member_rows(stored: StoredGame) -> list[int | None]:
+def member_rows(stored: StoredGame) -> list[int | None]:
+    """The member row id of each seat of the club game ``stored`` (a merged member's id read as
+    the member it became), None for a guest."""
     ids = [m for m in (stored.members or []) if m is not None]
     found = {
         m.public_id: m
@@ -342,7 +346,7 @@ def refresh_results(stored: StoredGame, game: Game) -> None:
     game of no club."""
     if stored.club_id is None:
         return
-    members = _member_rows(stored)
+    members = member_rows(stored)
     existing = {r.seat: r for r in db.session.scalars(select(StoredResult).where(StoredResult.game_id == stored.id))}
     results = seat_results(game)
     # The ratings read complete games only: a change that leaves the game in play (27 of a game's
@@ -553,7 +557,10 @@ def _compute_ladder(club: StoredClub) -> tuple[LadderRules, tuple[LadderEntry, .
 
 
 def club_game(club: StoredClub, game_id: int) -> StoredGame | None:
-    """The club's game ``game_id`` (None when it is not this club's): its page under the club's token."""
+    """The club's game ``game_id`` (None when it is not this club's, or larger than any id column
+    holds: asking the database would fail): its page under the club's token."""
+    if not 0 < game_id <= MAX_ID:
+        return None
     stored = db.session.get(StoredGame, game_id)
     return stored if stored is not None and stored.club_id == club.id else None
 

@@ -823,7 +823,9 @@ def swap_players(stored: StoredEvent, session: int, a: int, b: int) -> None:
     games get their new players. Raises :class:`ScoringError` for an unknown session or
     player or ``a == b``, :class:`~scorepad.services.Conflict` when a table of the session has
     a round or the night is closed (nothing changed). A table whose players change forgets the
-    round it keeps undone (``StoredGame.undone``): its players were others, it is not put back."""
+    round it keeps undone (``StoredGame.undone``): its players were others, it is not put back.
+    At a club's night the tables' ``members`` and results move with the players; a swap that would
+    seat one member twice at a table (two players merged into one member since) raises :class:`ScoringError`."""
     seating = swap_seats(stored_seating(stored), session, a, b)
     tokens = stored.director_token, stored.view_token
     # Lock the session's games first, then the night: the order a round's save takes them in.
@@ -849,6 +851,13 @@ def swap_players(stored: StoredEvent, session: int, a: int, b: int) -> None:
             game.undone = None  # a round undone before the swap was played by others: no put back
         game.players = players
         game.first_declarer = table.first_declarer
+        if stored.club_id is not None:  # a club's night: the members move with their players
+            game.members = [(stored.members or [])[p] for p in table.players]
+            seated = [row for row in clubs.member_rows(game) if row is not None]
+            if len(set(seated)) != len(seated):  # two players merged into one member since the night began
+                db.session.rollback()
+                raise ScoringError("members", N_("one member has two seats"))
+            clubs.refresh_results(game, game.to_game())
     stored.seating = seating_document(seating)
     db.session.commit()
     stored.director_token, stored.view_token = tokens

@@ -76,18 +76,43 @@ def _prior(club_id: int, start: tuple[Any, ...], members: set[int]) -> dict[int,
     }
 
 
-#: Rows marked rated per transaction of a replay: no write transaction of a long replay holds the
-#: database (SQLite's write lock, PostgreSQL's row locks a save waits for) for long.
-CHUNK = 400
 #: Games replayed between two yields to the other requests of a gevent worker.
 YIELD_EVERY = 100
 
 
+#: The first key of the PostgreSQL advisory locks of the clubs' replays (the second is the club's row id).
+REPLAY_LOCK = 16
+
+
+def _replay_lock(club_id: int, *, wait: bool) -> bool:
+    """Take the club's replay lock for the current transaction: on PostgreSQL an advisory lock
+    (``pg_advisory_xact_lock``; with ``wait`` False ``pg_try_advisory_xact_lock``, which does not
+    wait), released at the commit or rollback; elsewhere nothing to take. False when it is held
+    by another replay and ``wait`` is False."""
+    if db.session.get_bind().dialect.name != "postgresql":
+        return True
+    if wait:
+        db.session.execute(select(func.pg_advisory_xact_lock(REPLAY_LOCK, club_id)))
+        return True
+    return bool(db.session.scalar(select(func.pg_try_advisory_xact_lock(REPLAY_LOCK, club_id))))
+
+
 def catch_up(club_id: int, limit: int | None = None) -> bool:
     """Replay the club's ratings from its first game whose results were rewritten (``rated``
-    false) to its last, committing every :data:`CHUNK` rows. With ``limit``, a replay of more
-    than ``limit`` complete games is left for later (returns False). A row rewritten while this
-    ran (its ``version`` moved) stays unrated, for the next replay. Returns True when done."""
+    false) to its last, in one transaction. With ``limit``, a replay of more than ``limit``
+    complete games is left for later (returns False). A row rewritten while this ran (its
+    ``version`` moved) stays unrated, for the next replay. Returns True when done.
+
+    Two replays of one club run one after the other (PostgreSQL: a transaction-level advisory
+    lock on the club, :func:`_replay_lock`, which no save takes, so saves never wait for it;
+    SQLite: a write that follows a stale read fails, and is left for the next replay):
+    otherwise a replay that read the results before a save, writing after the save's own
+    replay, would put back ratings computed without that save (the rows it writes kept their
+    version). With ``limit`` (inside a save's request), a club whose replay is running is left
+    for after the answer (returns False)."""
+    if not _replay_lock(club_id, wait=limit is None):
+        db.session.rollback()
+        return False
     start = db.session.execute(
         select(*_ORDER).where(StoredResult.club_id == club_id, StoredResult.rated.is_(False)).order_by(*_ORDER).limit(1)
     ).first()
@@ -139,13 +164,9 @@ def catch_up(club_id: int, limit: int | None = None) -> bool:
         .values(mu=bindparam("mu"), sigma=bindparam("sigma"), rated=True)
         .execution_options(synchronize_session=False)
     )
-    # In order, so that a replay cut short (a worker killed) leaves the rows before its first
-    # unrated one rated by this replay: the next one starts there from them.
-    for first in range(0, len(updates), CHUNK):
-        db.session.connection().execute(statement, updates[first : first + CHUNK])
-        db.session.commit()
-        if first + CHUNK < len(updates):
-            time.sleep(0)
+    if updates:
+        db.session.connection().execute(statement, updates)
+    db.session.commit()
     return True
 
 
