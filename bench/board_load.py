@@ -176,10 +176,13 @@ class Saves:
         return quantile(ordered, 0.50), quantile(ordered, 0.99)
 
 
-def save_rounds(port: int, table: dict, pace: float, stop: threading.Event, saves: Saves) -> None:
+def save_rounds(
+    port: int, table: dict, pace: float, stop: threading.Event, saves: Saves, completing: list | None = None
+) -> None:
     """Save ``table["rounds"]`` from round ``table["n"]`` on through the games API with the
     table's edit token, one every ~``pace`` seconds (0: at once), until they are all saved or
-    ``stop`` is set; each save's time and any error go into ``saves``."""
+    ``stop`` is set; each save's time and any error go into ``saves``, and the time of the save
+    that completes the game into ``completing`` too (when given: a club game's ratings)."""
     rng = random.Random(table["id"])
     stop.wait(rng.uniform(0, pace))
     while not stop.is_set() and table["n"] < len(table["rounds"]):
@@ -196,6 +199,8 @@ def save_rounds(port: int, table: dict, pace: float, stop: threading.Event, save
         saves.slowest.append((saves.times[-1], started - saves.start))
         if status == 201:
             table["n"] += 1
+            if completing is not None and table["n"] == len(table["rounds"]):
+                completing.append(saves.times[-1])
         else:
             saves.errors.append(f"{status} {data[:120]!r}")
         stop.wait(rng.uniform(pace * 0.5, pace * 1.5))

@@ -58,7 +58,7 @@ from pathlib import Path
 # This checkout's scorepad (the one gunicorn runs here), not the one the venv has installed.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from board_load import EXAMPLE, Saves, call, ensure_wrk, print_row, quantile, wrk  # noqa: E402 (bench/)
+from board_load import EXAMPLE, Saves, call, ensure_wrk, print_row, quantile, save_rounds, wrk  # noqa: E402 (bench/)
 from event_load import PER_SEAT_FIELDS, SEAT_FIELDS, turned  # noqa: E402
 from server import BIN, HOST, ROOT, start_gunicorn  # noqa: E402
 
@@ -448,33 +448,6 @@ def edit_old_games(port: int, club: Club, pace: float, stop: threading.Event, ed
         stop.wait(rng.uniform(pace * 0.5, pace * 1.5))
 
 
-def save_club_rounds(port: int, table: dict, pace: float, stop: threading.Event, saves: Saves, completing: list):
-    """:func:`board_load.save_rounds` for a club table: each save's time into ``saves``, and the
-    saves of round 28 (the game complete: its ratings) into ``completing`` too."""
-    rng = random.Random(table["id"])
-    stop.wait(rng.uniform(0, pace))
-    while not stop.is_set() and table["n"] < len(table["rounds"]):
-        rnd = {**table["rounds"][table["n"]], "number": table["n"] + 1}
-        started = time.perf_counter()
-        try:
-            status, _, data = call(
-                port, "POST", f"/api/v1/games/{table['id']}/rounds", rnd, {"Authorization": f"Bearer {table['edit']}"}
-            )
-        except OSError as exc:
-            saves.errors.append(str(exc))
-            continue
-        elapsed = (time.perf_counter() - started) * 1000
-        saves.times.append(elapsed)
-        saves.slowest.append((elapsed, started - saves.start))
-        if status == 201:
-            table["n"] += 1
-            if table["n"] == len(table["rounds"]):
-                completing.append(elapsed)
-        else:
-            saves.errors.append(f"{status} {data[:120]!r}")
-        stop.wait(rng.uniform(pace * 0.5, pace * 1.5))
-
-
 def evening(binary: str, port: int, club: Club, tables: list[dict], paths, headers, tmp: Path, args, rng):
     """The tables saving and one scorer editing old games while the viewers load the pages
     (wrk, ``args.evening`` s). Returns wrk's figures, the :class:`Saves`, the completing saves'
@@ -489,9 +462,7 @@ def evening(binary: str, port: int, club: Club, tables: list[dict], paths, heade
     )
     stop = threading.Event()
     saves, completing, edits = Saves(), [], Edits()
-    threads = [
-        threading.Thread(target=save_club_rounds, args=(port, t, args.save, stop, saves, completing)) for t in tables
-    ]
+    threads = [threading.Thread(target=save_rounds, args=(port, t, args.save, stop, saves, completing)) for t in tables]
     if args.edit > 0 and club.old_games:
         threads.append(
             threading.Thread(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import current_app, request, session
+from flask import abort, current_app, request, session
 from flask_babel import gettext
 
 from . import labels
@@ -23,6 +23,19 @@ def select_locale() -> str:
     if chosen in languages:
         return str(chosen)
     return request.accept_languages.best_match(languages) or str(current_app.config["BABEL_DEFAULT_LOCALE"])
+
+
+def asked_language() -> tuple[str, bool]:
+    """The language of an image (a chart, the result card): the query's ``lang`` (the page's),
+    else the request's (:func:`select_locale`), and whether it came from the request (the answer
+    then varies with it); 404 for a language the app does not speak."""
+    language = request.args.get("lang")
+    varies = language is None
+    if varies:
+        language = select_locale()
+    if language is None or language not in current_app.config["LANGUAGES"]:
+        abort(404)
+    return language, varies
 
 
 def engine_text(template: str, **params: object) -> str:

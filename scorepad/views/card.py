@@ -14,10 +14,10 @@ from __future__ import annotations
 import threading
 
 from cachetools import LRUCache
-from flask import Blueprint, Response, abort, current_app, redirect, request, url_for
+from flask import Blueprint, Response, abort, redirect, url_for
 from flask_babel import force_locale
 
-from ..i18n import select_locale
+from ..i18n import asked_language
 from ..pages.card import result_card
 from ..web.card_image import render_card
 from ..web.loaders import any_game, game_to_view
@@ -50,12 +50,7 @@ def image(token: str):
     order with their points, in the language ``lang`` (else the request's, as any page). The
     scorer's edit token is moved to the view token's address (303), which is the one shared.
     304 while the game and the language are as the client's copy (``If-None-Match``)."""
-    language = request.args.get("lang")
-    varies = language is None
-    if varies:
-        language = select_locale()
-    if language is None or language not in current_app.config["LANGUAGES"]:
-        abort(404)
+    language, varies = asked_language()
     etag = live_etag(token, CARD_VERSION, language)
     if etag is None:
         stored, can_edit = any_game(token)  # 404 for an unknown token

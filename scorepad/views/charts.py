@@ -19,11 +19,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from cachetools import LRUCache
-from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
+from flask import Blueprint, Response, abort, render_template, url_for
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
-from ..i18n import select_locale
+from ..i18n import asked_language
 from ..scoring.game import RoundResult, score
 from ..services import StoredGame  # the stored game's type only: views reach the tables through services
 from ..web.charts import running_totals_svg
@@ -51,18 +51,6 @@ def image_policy(view: Any) -> Any:
     Talisman instance to decorate with). Also for the member page's charts."""
     view.talisman_view_options = {"content_security_policy": IMAGE_POLICY}
     return view
-
-
-def chart_language() -> tuple[str, bool]:
-    """The chart's language: query ``lang`` (the page's), else the request's, and whether it
-    came from the request (the answer then varies with it); 404 for an unknown language."""
-    language = request.args.get("lang")
-    varies = language is None
-    if varies:
-        language = select_locale()
-    if language is None or language not in current_app.config["LANGUAGES"]:
-        abort(404)
-    return language, varies
 
 
 def running_svg(stored: StoredGame) -> bytes:
@@ -95,7 +83,7 @@ def board_svg(token: str):
     """The running totals of the game with view token ``token`` (SVG, 400 × 300, it scales): a
     line per player over the rounds; 304 while the game and the language are as the client's
     copy. 404 for any other token."""
-    language, varies = chart_language()
+    language, varies = asked_language()
     etag = live_etag(token, CHART_VERSION, language)
     if etag is None:
         abort(404)
@@ -107,7 +95,7 @@ def board_svg(token: str):
 def scorer_svg(token: str):
     """The same chart for the scorer page: the game of an edit or view token; 304 while the
     game and the language are as the client's copy. 404 for an unknown token."""
-    language, varies = chart_language()
+    language, varies = asked_language()
     stored = any_game(token)[0]
     etag = stamp_etag(CHART_VERSION, stored.view_token or "", str(stored.updated_at), "g", language)
     return chart_answer(etag, varies, language, lambda: stored)
