@@ -126,6 +126,8 @@ def catch_up(club_id: int, limit: int | None = None) -> bool:
             StoredResult.complete,
             StoredResult.rank,
             StoredResult.version,
+            StoredResult.rated,
+            StoredResult.mu,
         )
         .where(StoredResult.club_id == club_id, tuple_(*_ORDER) >= tuple_(*start))
         .order_by(*_ORDER, StoredResult.seat)
@@ -142,7 +144,13 @@ def catch_up(club_id: int, limit: int | None = None) -> bool:
     updates = []
     for index, seats in enumerate(games.values()):
         if not (seats[0].complete and len(seats) == 4):
-            updates += [{"g": r.game_id, "s": r.seat, "v": r.version, "mu": None, "sigma": None} for r in seats]
+            # A game in play rates nobody; its rows are written only if they say otherwise, so that
+            # a long replay holds no lock on the rows of the games being played (PostgreSQL).
+            updates += [
+                {"g": r.game_id, "s": r.seat, "v": r.version, "mu": None, "sigma": None}
+                for r in seats
+                if not r.rated or r.mu is not None
+            ]
             continue
         teams = [[current.get(r.member_id) or MODEL.rating()] if r.member_id else [MODEL.rating()] for r in seats]
         rated = MODEL.rate(teams, ranks=[r.rank for r in seats])
