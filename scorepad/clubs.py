@@ -172,9 +172,15 @@ def club_members(club: StoredClub) -> list[StoredMember]:
 def find_member(club: StoredClub, public_id: str) -> StoredMember | None:
     """The club's member ``public_id``; a member merged into another resolves to that one; None
     for an id of no member of this club."""
-    member = db.session.scalar(
-        select(StoredMember).where(StoredMember.club_id == club.id, StoredMember.public_id == public_id)
+    return _as_merged(
+        db.session.scalar(
+            select(StoredMember).where(StoredMember.club_id == club.id, StoredMember.public_id == public_id)
+        )
     )
+
+
+def _as_merged(member: StoredMember | None) -> StoredMember | None:
+    """``member``, or the member it was merged into (the find of :func:`find_member` and :func:`member_rows`)."""
     while member is not None and member.merged_into is not None:
         member = db.session.get(StoredMember, member.merged_into)
     return member
@@ -330,9 +336,7 @@ def member_rows(stored: StoredGame) -> list[int | None]:
     }
     rows: list[int | None] = []
     for public_id in stored.members or [None] * 4:
-        member = found.get(public_id) if public_id else None
-        while member is not None and member.merged_into is not None:
-            member = db.session.get(StoredMember, member.merged_into)
+        member = _as_merged(found.get(public_id) if public_id else None)
         rows.append(member.id if member else None)
     return rows
 

@@ -17,7 +17,6 @@ joins a club with ``club``/``members`` in its document and the club's admin toke
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, url_for
@@ -25,6 +24,7 @@ from flask import Blueprint, Response, abort, jsonify, url_for
 from .. import clubs
 from ..clubs import ADMIN, StoredClub, StoredMember
 from ..extensions import csrf
+from ..pages.club import score_value
 from ..scoring import ScoringError
 from ..scoring.club import LadderEntry, ladder_to_dict
 from ..web.errors import error_response
@@ -215,11 +215,6 @@ def member(public_id: str, member_id: str):
     return jsonify(member_export(club, api_member(club, member_id)))
 
 
-def score_number(value: int | Fraction) -> int | float:
-    """A ladder score as JSON: a whole number as an integer, a half (places) as a float."""
-    return int(value) if Fraction(value).denominator == 1 else float(value)
-
-
 def entry_export(entry: LadderEntry) -> dict[str, Any]:
     """One line of the ladder (club-format.md "Ladder"), with exactly the spec's keys."""
     return {
@@ -227,7 +222,7 @@ def entry_export(entry: LadderEntry) -> dict[str, Any]:
         "name": entry.name,
         "games": entry.games,
         "counted": entry.counted,
-        "score": score_number(entry.score),
+        "score": score_value(entry.score),
         "qualified": entry.qualified,
         "rank": entry.rank,
     }
@@ -238,13 +233,4 @@ def ladder(public_id: str) -> Response:
     """The club's season ladder (admin or view token)."""
     club = api_club(public_id, write=False)
     rules, entries = clubs.club_ladder(club)
-    return jsonify(
-        {
-            "by": rules.by,
-            "best": rules.best,
-            "min_games": rules.min_games,
-            "from": rules.start.isoformat() if rules.start else None,
-            "to": rules.end.isoformat() if rules.end else None,
-            "entries": [entry_export(e) for e in entries],
-        }
-    )
+    return jsonify({**ladder_to_dict(rules), "entries": [entry_export(e) for e in entries]})
