@@ -24,12 +24,19 @@ class Config:
     SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-not-secret")
     # None means "SQLite file in the instance folder"; create_app fills in the absolute path.
     SQLALCHEMY_DATABASE_URI = database_url(os.environ.get("DATABASE_URL"))
-    # PostgreSQL: test each pooled connection before use (a restarted server or a dropped
-    # TCP connection). Pointless for a local SQLite file, where it only adds a query to
-    # every request (the board's 304 polls are one query each).
-    SQLALCHEMY_ENGINE_OPTIONS = {
-        "pool_pre_ping": not (SQLALCHEMY_DATABASE_URI or "sqlite:").startswith("sqlite:"),
-    }
+    # No pool_pre_ping: it costs a round trip (SELECT 1) per request. A pooled PostgreSQL
+    # connection is checked without one instead (scorepad/database.py: a connection the server
+    # closed, as at a restart, is replaced before use). The pool's sizes per process (a
+    # gevent process serves many requests at once; deploy/ runs fewer, threaded ones):
+    # DB_POOL_SIZE kept open, DB_MAX_OVERFLOW more opened under load and closed after.
+    SQLALCHEMY_ENGINE_OPTIONS = (
+        {}
+        if (SQLALCHEMY_DATABASE_URI or "sqlite:").startswith("sqlite:")
+        else {
+            "pool_size": int(os.environ.get("DB_POOL_SIZE", "5")),
+            "max_overflow": int(os.environ.get("DB_MAX_OVERFLOW", "10")),
+        }
+    )
     # Score sheets are small; anything bigger is a mistake or abuse.
     MAX_CONTENT_LENGTH = 256 * 1024
     WTF_CSRF_ENABLED = True

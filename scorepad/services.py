@@ -22,7 +22,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from . import clubs, history, rating
+from . import clubs, database, history, rating
 from .extensions import db
 from .models import (
     LimitCounter,
@@ -758,22 +758,11 @@ def stamp(query: Select, name: str, digest: str) -> tuple[Any, ...] | None:
     This answers every poll of every board, mostly with a 304, so it is the cheapest lookup
     the database allows: the query is compiled by SQLAlchemy once per dialect and run on a
     pooled driver connection, without the ORM session or a Core result (a third of the cost
-    on SQLite). A game's board (:func:`updated_stamp`) and a club night's
+    on SQLite), in one round trip on PostgreSQL (:func:`scorepad.database.read_row`). A game's
+    board (:func:`updated_stamp`) and a club night's
     (:func:`scorepad.events.event_stamp`) are built on it."""
-    engine = db.engine
-    sql, order = _stamp_sql(query, name, engine.dialect)
-    params: Any = (digest,) if order is not None else {"digest": digest}
-    connection = engine.raw_connection()
-    try:
-        cursor = connection.cursor()
-        try:
-            cursor.execute(sql, params)
-            found = cursor.fetchone()
-        finally:
-            cursor.close()
-    finally:  # back to the pool, which ends the driver's read transaction
-        connection.close()
-    return None if found is None else tuple(found)
+    sql, order = _stamp_sql(query, name, db.engine.dialect)
+    return database.read_row(sql, (digest,) if order is not None else {"digest": digest})
 
 
 def updated_stamp(token: str) -> str | None:

@@ -137,7 +137,9 @@ def test_the_live_fragment_answers_304_until_the_game_changes(app, client):
     url = f"/b/{view}/live"
     first = client.get(url)
     assert first.status_code == 200
-    assert first.headers["Cache-Control"] == "no-cache"
+    # No language in the URL: the answer follows the request's, so only the browser keeps it.
+    assert first.headers["Cache-Control"] == "private, no-cache"
+    assert {"Accept-Language", "Cookie"} <= {name.strip() for name in first.headers["Vary"].split(",")}
     etag = first.headers["ETag"]
     assert etag.startswith('W/"')
     assert shown_totals(first.get_data(as_text=True)) == [points(v) for v in EXPECTED["rounds"][2]["result"]["running"]]

@@ -211,7 +211,7 @@ def test_the_live_fragment_answers_304_until_a_round_is_saved_at_any_table(app, 
     first = client.get(url)
     assert first.status_code == 200
     etag = first.headers["ETag"]
-    assert first.headers["Cache-Control"] == "no-cache"
+    assert first.headers["Cache-Control"] == "public, max-age=1, must-revalidate"
     again = client.get(url, headers={"If-None-Match": etag})
     assert again.status_code == 304
     assert again.get_data() == b""

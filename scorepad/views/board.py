@@ -145,12 +145,22 @@ def screen(token: str):
     return _page(token, "screen")
 
 
-def revalidate(etag: str, varies: bool) -> tuple[dict[str, str], Response | None]:
-    """The headers of an answer validated by ``etag`` (weak; ``no-cache``: kept, and asked for
-    again at each use; ``Vary`` when its language came from the request, ``varies``) and the 304
-    to answer instead when the client's copy has that ETag (None otherwise)."""
-    headers = {"ETag": f'W/"{etag}"', "Cache-Control": "no-cache"}
+#: The ``Cache-Control`` of a board's poll whose URL names its language: any cache (the browser,
+#: nginx's microcache in deploy/, a CDN) may keep it for one second, then asks again with its
+#: ETag. So a board is at most a second stale, and one poll per board per second reaches the
+#: app however many people watch it.
+SHARED_POLL = "public, max-age=1, must-revalidate"
+
+
+def revalidate(etag: str, varies: bool, shared: bool = False) -> tuple[dict[str, str], Response | None]:
+    """The headers of an answer validated by ``etag`` and the 304 to answer instead when the
+    client's copy has that ETag (None otherwise). The ETag is weak. ``Cache-Control``: an answer
+    whose language came from the request (``varies``) is ``private, no-cache`` with ``Vary``
+    (only the browser keeps it, and asks again at each use); else :data:`SHARED_POLL` when
+    ``shared`` (a public board's poll), else ``no-cache``."""
+    headers = {"ETag": f'W/"{etag}"', "Cache-Control": SHARED_POLL if shared else "no-cache"}
     if varies:
+        headers["Cache-Control"] = "private, no-cache"
         headers["Vary"] = "Accept-Language, Cookie"
     if request.if_none_match.contains_weak(etag):
         return headers, Response(status=304, headers=headers)
@@ -177,21 +187,25 @@ def live(token: str):
     """The live part of the board, polled by htmx: 304 while nothing changed.
 
     The board page asks for it in the page's own language (``lang``), so a poll reads
-    neither the session cookie nor Accept-Language and the answer does not vary with them.
-    Without ``lang`` (a link from elsewhere), the request's language is used, as on any page.
-    An unknown layout or language is 404."""
+    neither the session cookie nor Accept-Language: its answer depends on its URL alone, and
+    any cache may keep it for a second (:data:`SHARED_POLL`). Without ``lang`` (a link from
+    elsewhere), the request's language is used, as on any page, and only the browser keeps
+    the answer. An unknown layout or language is 404."""
     layout, language, varies = live_request(LAYOUTS)
     etag = live_etag(token, layout, language)
-    return live_answer(etag, varies, language, lambda: live_fragment(token, layout, etag or ""))
+    return live_answer(etag, varies, language, lambda: live_fragment(token, layout, etag or ""), shared=True)
 
 
-def live_answer(etag: str | None, varies: bool, language: str, render: Callable[[], str]) -> Response:
+def live_answer(
+    etag: str | None, varies: bool, language: str, render: Callable[[], str], shared: bool = False
+) -> Response:
     """The answer to a live poll whose fragment has the ETag ``etag`` (None: an unknown token,
-    404): 304 when the client has it (:func:`revalidate`), else ``render()`` in ``language``
-    (the fragment's HTML, usually from :func:`cached_fragment`) with the ETag's headers."""
+    404): 304 when the client has it (:func:`revalidate`; ``shared``: a public board's poll), else
+    ``render()`` in ``language`` (the fragment's HTML, usually from :func:`cached_fragment`) with
+    the ETag's headers."""
     if etag is None:
         abort(404)
-    headers, not_modified = revalidate(etag, varies)
+    headers, not_modified = revalidate(etag, varies, shared)
     if not_modified is not None:
         return not_modified
     with force_locale(language):

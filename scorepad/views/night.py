@@ -93,8 +93,9 @@ def screen(token: str):
 
 @bp.get("/<token>/live")
 def live(token: str):
-    """The live part of the event board, polled by htmx: 304 while nothing changed at any table
-    (as :func:`scorepad.views.board.live`)."""
+    """The live part of the event board, polled by htmx: 304 while nothing changed at any table;
+    any cache may keep it for a second when its URL names its language (as
+    :func:`scorepad.views.board.live`)."""
     layout, language, varies = live_request(LAYOUTS)
     etag = night_etag(token, layout, language)
 
@@ -102,7 +103,7 @@ def live(token: str):
         state = night_to_view(token)
         return render_template("night/_live.html", **night_context(state, token, layout, etag))
 
-    return live_answer(etag, varies, language, lambda: cached_fragment(etag or "", render))
+    return live_answer(etag, varies, language, lambda: cached_fragment(etag or "", render), shared=True)
 
 
 @bp.get("/<token>/qr.svg")
