@@ -60,15 +60,16 @@ def render_site(upstreams: list[int], root: Path, cache_dir: Path, port: int = 8
     return f"{http}\nserver {{\n    listen 127.0.0.1:{port};\n{locations}\n}}\n"
 
 
-def main_conf(site: str, tmp: Path, worker_connections: int) -> str:
-    """A whole nginx.conf around ``site`` (:func:`render_site`), in the foreground, every file in ``tmp``."""
+def main_conf(site: str, tmp: Path, worker_connections: int, workers: int | str = 1) -> str:
+    """A whole nginx.conf around ``site`` (:func:`render_site`), in the foreground, every file in
+    ``tmp``, with ``workers`` worker processes (``"auto"``: one per core)."""
     temp = "\n".join(
         f"    {kind}_temp_path {tmp / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
     )
     # As root, nginx's workers would run as nobody, which cannot enter pytest's 0700 directories.
     user = "user root;\n" if os.geteuid() == 0 else ""
     return (
-        f"{user}daemon off;\nmaster_process on;\nworker_processes 1;\npid {tmp / 'nginx.pid'};\n"
+        f"{user}daemon off;\nmaster_process on;\nworker_processes {workers};\npid {tmp / 'nginx.pid'};\n"
         f"error_log {tmp / 'error.log'} warn;\nworker_rlimit_nofile {max(1024, 2 * worker_connections + 64)};\n"
         f"events {{\n    worker_connections {worker_connections};\n}}\n"
         f"http {{\n    include /etc/nginx/mime.types;\n    default_type application/octet-stream;\n"
@@ -92,15 +93,18 @@ def children(pid: int) -> list[int]:
 
 
 @contextlib.contextmanager
-def nginx(upstreams: list[int], tmp: Path, worker_connections: int = 1024) -> Iterator[NginxServer]:
+def nginx(
+    upstreams: list[int], tmp: Path, worker_connections: int = 1024, workers: int | str = 1
+) -> Iterator[NginxServer]:
     """nginx with deploy/'s configuration (:func:`render_site`: static files from this
     checkout's static/, the poll cache in ``tmp``/cache) on a free 127.0.0.1 port, in front of
-    gunicorn instances on 127.0.0.1 at ``upstreams``; stopped at exit (SIGQUIT, after 10 s
+    gunicorn instances on 127.0.0.1 at ``upstreams``, ``workers`` worker processes of
+    ``worker_connections`` each; stopped at exit (SIGQUIT, after 10 s
     SIGKILL). RuntimeError when it does not answer within 10 s (with its error log)."""
     tmp.mkdir(parents=True, exist_ok=True)
     port = free_port()
     conf = tmp / "nginx.conf"
-    conf.write_text(main_conf(render_site(upstreams, ROOT, tmp / "cache", port), tmp, worker_connections))
+    conf.write_text(main_conf(render_site(upstreams, ROOT, tmp / "cache", port), tmp, worker_connections, workers))
     log = tmp / "error.log"
     process = subprocess.Popen(
         [str(NGINX), "-c", str(conf), "-p", str(tmp), "-e", str(log)],
