@@ -36,10 +36,11 @@ translations: $(RUN_STAMP)
 	$(BIN)/pybabel update -i translations/messages.pot -d translations
 
 # Debian packages: pango for the PDF score sheet (WeasyPrint) on every run; Chromium,
-# fonts and poppler-utils (pdfinfo, pdftotext, pdftoppm) for the tests. Installed when
-# missing and root; otherwise a note says what to install.
+# fonts, poppler-utils (pdfinfo, pdftotext, pdftoppm) and nginx (tests/test_deploy.py runs
+# deploy/nginx/ in front of gunicorn) for the tests. Installed when missing and root;
+# otherwise a note says what to install.
 PANGO_DEBS := libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core fonts-liberation
-TEST_DEBS := chromium poppler-utils
+TEST_DEBS := chromium poppler-utils nginx-light
 system-deps:
 	@if ! ldconfig -p | grep -q libpangoft2-1.0; then \
 		if [ "$$(id -u)" = 0 ]; then apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(PANGO_DEBS); \
@@ -62,7 +63,7 @@ lint: $(TEST_STAMP)
 # The checks, then the whole suite. Browser tests use Debian's Chromium; Playwright cannot
 # download its own here.
 test: lint compile-translations system-deps
-	@if { [ ! -x /usr/bin/chromium ] || ! command -v pdftoppm >/dev/null; } && [ "$$(id -u)" = 0 ]; then \
+	@if { [ ! -x /usr/bin/chromium ] || ! command -v pdftoppm >/dev/null || [ ! -x /usr/sbin/nginx ]; } && [ "$$(id -u)" = 0 ]; then \
 		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(TEST_DEBS) $(PANGO_DEBS); \
 	fi
 	$(BIN)/python -m pytest -q -m "not postgresql"

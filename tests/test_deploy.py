@@ -1,0 +1,215 @@
+"""deploy/'s nginx configuration in front of real gunicorn instances (deploy/gunicorn.conf.py),
+on loopback: the board polls' one-second cache, a save seen within a second, static files
+served by nginx itself, requests passed through to the app, and the site file that `nginx -t`
+accepts. One nginx and two gunicorn instances (one sync worker each) serve the whole module."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import gzip
+import html
+import json
+import re
+import time
+
+import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+
+from scorepad import create_app
+from scorepad.config import TestConfig
+from scorepad.extensions import db
+
+from .gunicorn_server import ROOT, bearer, free_port, gunicorn, request
+from .nginx_server import DEPLOY, NginxServer, config_test, main_conf, nginx
+
+pytestmark = pytest.mark.server
+
+EXAMPLE = json.loads((ROOT / "tests" / "data" / "examples" / "tournament-full.json").read_text())
+ROUNDS = EXAMPLE["game"]["rounds"]
+#: Answers nginx took from its cache without waiting for the app: a fresh entry (HIT), or one
+#: past its second given while a single request renews it (STALE, UPDATING:
+#: proxy_cache_use_stale updating in deploy/nginx/scorepad-locations.conf).
+FROM_CACHE = {"HIT", "STALE", "UPDATING"}
+#: How long after a save's answer a board may still show the board before it: deploy's promise
+#: (one second), plus the one request nginx makes to the app to renew its entry.
+STALE_S = 1.0 + 0.5
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory):
+    """Two gunicorn instances as deploy/systemd runs them (deploy/gunicorn.conf.py, behind one
+    proxy), one sync worker each, on a fresh SQLite file; nginx with deploy/'s files in front."""
+    tmp = tmp_path_factory.mktemp("deploy")
+    uri = f"sqlite:///{tmp / 'deploy.sqlite3'}"
+
+    class Config(TestConfig):
+        SQLALCHEMY_DATABASE_URI = uri
+
+    app = create_app(Config)
+    with app.app_context():
+        db.create_all()
+        db.engine.dispose()
+    args = ("-c", "deploy/gunicorn.conf.py")
+    with contextlib.ExitStack() as stack:
+        instances = [
+            stack.enter_context(
+                gunicorn(uri, workers=1, args=args, env={"TRUSTED_PROXIES": "1"}, log=tmp / f"gunicorn-{n}.log")
+            )
+            for n in (1, 2)
+        ]
+        yield stack.enter_context(nginx([instance.port for instance in instances], tmp / "nginx")), tmp
+
+
+@pytest.fixture(scope="module")
+def proxy(stack) -> NginxServer:
+    return stack[0]
+
+
+def new_game(proxy: NginxServer, rounds: int) -> dict:
+    """The example game with its first ``rounds`` rounds, created through nginx: the API's answer."""
+    status, _, data = request(proxy, "POST", "/api/v1/games", {**EXAMPLE["game"], "rounds": ROUNDS[:rounds]})
+    assert status == 201, data
+    return json.loads(data)
+
+
+def poll_path(proxy: NginxServer, view_token: str) -> str:
+    """The URL the board page polls (its hx-get), read from the page."""
+    status, _, page = request(proxy, "GET", f"/b/{view_token}")
+    assert status == 200
+    return html.unescape(re.search(r'hx-get="(/b/[^"]+/live\?[^"]+)"', page.decode()).group(1))
+
+
+def test_the_rendered_config_passes_nginx_t(proxy):
+    result = config_test(proxy.conf)
+    assert result.returncode == 0, result.stderr
+    assert "syntax is ok" in result.stderr
+
+
+def test_the_site_file_passes_nginx_t(tmp_path):
+    """deploy/nginx/scorepad.conf as installed (its includes, the HTTPS server, certbot's
+    paths), with the paths pointing into tmp_path and a self-signed certificate."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "scores.club.example")])
+    now = datetime.datetime.now(datetime.UTC)
+    certificate = (
+        x509.CertificateBuilder(issuer_name=name, subject_name=name, public_key=key.public_key())
+        .serial_number(1)
+        .not_valid_before(now)
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .sign(key, hashes.SHA256())
+    )
+    (tmp_path / "fullchain.pem").write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    (tmp_path / "privkey.pem").write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    replaced = {
+        "/etc/nginx/sites-available/": f"{tmp_path}/",
+        "/etc/letsencrypt/live/scores.club.example/": f"{tmp_path}/",
+        "/var/cache/nginx/scorepad": str(tmp_path / "cache"),
+    }
+    for conf in DEPLOY.glob("*.conf"):
+        text = conf.read_text()
+        for old, new in replaced.items():
+            text = text.replace(old, new)
+        (tmp_path / conf.name).write_text(text)
+    main = tmp_path / "nginx.conf"
+    main.write_text(main_conf(f"include {tmp_path / 'scorepad.conf'};\n", tmp_path, 1024))
+    result = config_test(main)
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_second_poll_is_answered_from_the_cache_and_a_known_etag_gets_304(proxy):
+    view = new_game(proxy, rounds=2)["view_token"]
+    path = poll_path(proxy, view)
+    status, first, body = request(proxy, "GET", path)
+    assert status == 200 and "last saved: round 2" in body.decode()
+    assert first["X-Cache-Status"] == "MISS"  # a board nobody polled yet
+    assert first["Cache-Control"] == "public, max-age=1, must-revalidate"
+    assert "Set-Cookie" not in first and "X-Accel-Expires" not in first
+    # Polls repeated back to back: each from the cache (a poll past the second's end gets the
+    # entry while one request renews it), until one is a plain HIT.
+    statuses: list[str] = []
+    while "HIT" not in statuses and len(statuses) < 1000:
+        status, again, repeated = request(proxy, "GET", path)
+        assert (status, again["ETag"], repeated) == (200, first["ETag"], body)
+        statuses.append(again["X-Cache-Status"])
+    assert set(statuses) <= FROM_CACHE and "HIT" in statuses, statuses
+    # The phone's copy: nginx compares its ETag with the cached answer's and answers 304 itself.
+    status, headers, empty = request(proxy, "GET", path, headers={"If-None-Match": first["ETag"]})
+    assert (status, empty, headers["ETag"]) == (304, b"", first["ETag"])
+    assert headers["X-Cache-Status"] in FROM_CACHE
+
+
+def test_a_save_is_on_the_board_within_a_second(proxy):
+    """Twice (a save lands anywhere in nginx's second): the board in nginx's cache, a round
+    saved, then polls back to back until the board shows it."""
+    game = new_game(proxy, rounds=2)
+    path = poll_path(proxy, game["view_token"])
+    for number in (3, 4):
+        for _ in range(1000):  # a second's worth of polls at most: the first or second is a HIT
+            status, headers, body = request(proxy, "GET", path)
+            if headers["X-Cache-Status"] == "HIT":
+                break
+        assert (status, headers["X-Cache-Status"]) == (200, "HIT")
+        assert f"last saved: round {number - 1}" in body.decode()
+        status, _, data = request(
+            proxy,
+            "POST",
+            f"/api/v1/games/{game['id']}/rounds",
+            {**ROUNDS[number - 1], "number": number},
+            bearer(game["edit_token"]),
+        )
+        assert status == 201, data
+        saved = time.monotonic()
+        shown = False
+        while not shown and time.monotonic() < saved + STALE_S:
+            status, _, body = request(proxy, "GET", path)
+            shown = f"last saved: round {number}" in body.decode()
+        assert shown, f"round {number} not on the board {STALE_S} s after its save"
+        assert f'id="board-round-{number}"' in body.decode()
+
+
+def test_static_files_come_from_nginx_with_long_caching_for_built_files(proxy, stack):
+    status, _, page = request(proxy, "GET", "/")
+    assert status == 200
+    built = re.search(r'href="(/static/gen/[^"]+\.css)"', page.decode()).group(1)
+    status, headers, css = request(proxy, "GET", built)
+    assert status == 200 and headers["Content-Type"] == "text/css"
+    assert headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    status, headers, compressed = request(proxy, "GET", built, headers={"Accept-Encoding": "gzip"})
+    assert (status, headers["Content-Encoding"]) == (200, "gzip")  # the build's .gz copy (gzip_static)
+    assert gzip.decompress(compressed) == css
+    status, headers, icon = request(proxy, "GET", "/static/icons/icon-192.png")
+    assert (status, headers["Cache-Control"]) == (200, "public, max-age=60")
+    assert icon == (ROOT / "static" / "icons" / "icon-192.png").read_bytes()
+    # The same files from an nginx whose only instance does not run: they come from disk.
+    with nginx([free_port()], stack[1] / "nginx-alone") as alone:
+        status, headers, same = request(alone, "GET", built)
+        assert (status, same, headers["Server"].split("/")[0]) == (200, css, "nginx")
+        assert request(alone, "GET", "/static/icons/icon-192.png")[0] == 200
+        assert request(alone, "GET", "/")[0] == 502  # nothing behind it
+
+
+def test_a_post_goes_through_to_the_app_with_the_proxys_address(proxy):
+    """The API's links name nginx's address: the app reads X-Forwarded-Host (TRUSTED_PROXIES=1)."""
+    game = new_game(proxy, rounds=0)
+    assert game["links"]["api"] == f"{proxy.base}/api/v1/games/{game['id']}"
+    status, headers, data = request(
+        proxy, "POST", f"/api/v1/games/{game['id']}/rounds", {**ROUNDS[0], "number": 1}, bearer(game["edit_token"])
+    )
+    assert status == 201, data
+    assert json.loads(data)["number"] == 1
+    status, _, data = request(proxy, "GET", f"/api/v1/games/{game['id']}", headers=bearer(game["edit_token"]))
+    assert status == 200
+    (stored,) = json.loads(data)["rounds"]
+    assert stored["result"]["total"] == EXAMPLE["expected"]["rounds"][0]["result"]["total"]
+
+
+def test_a_body_over_the_apps_limit_is_refused_by_nginx(proxy):
+    status, headers, _ = request(proxy, "POST", "/api/v1/games", "x" * (300 * 1024))
+    assert (status, headers["Server"].split("/")[0]) == (413, "nginx")
