@@ -142,6 +142,10 @@ def test_a_second_poll_is_answered_from_the_cache_and_a_known_etag_gets_304(prox
     status, headers, empty = request(proxy, "GET", path, headers={"If-None-Match": first["ETag"]})
     assert (status, empty, headers["ETag"]) == (304, b"", first["ETag"])
     assert headers["X-Cache-Status"] in FROM_CACHE
+    # A parameter the app does not read is no other entry: it cannot send polls past the cache.
+    status, busted, same = request(proxy, "GET", path + "&x=1234")
+    assert (status, busted["ETag"], same) == (200, first["ETag"], body)
+    assert busted["X-Cache-Status"] in FROM_CACHE
 
 
 def test_a_save_is_on_the_board_within_a_second(proxy):
