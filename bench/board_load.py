@@ -167,9 +167,11 @@ def quantile(ordered: list[float], q: float) -> float:
 
 class Saves:
     """What the table writers saw: each save's time (ms), the slowest with when they started
-    (seconds into the phase), and the errors (a refused save or a failed connection)."""
+    (seconds into the phase), the errors (a refused save or a failed connection) and how many
+    saves sent again with their idempotency key were answered as already stored (``replayed``)."""
 
     def __init__(self) -> None:
+        self.replayed = 0
         self.times: list[float] = []
         self.slowest: list[tuple[float, float]] = []
         self.errors: list[str] = []
@@ -217,7 +219,9 @@ def save_rounds(
             continue
         saves.times.append((time.perf_counter() - started) * 1000)
         saves.slowest.append((saves.times[-1], started - saves.start))
-        failed = not (status == 201 or (key_prefix and status == 200 and answer.get("Idempotent-Replayed")))
+        replayed = bool(key_prefix and status == 200 and answer.get("Idempotent-Replayed"))
+        saves.replayed += replayed
+        failed = not (status == 201 or replayed)
         if not failed:
             table["n"] += 1
             if completing is not None and table["n"] == len(table["rounds"]):

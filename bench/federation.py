@@ -223,7 +223,7 @@ class Cpu:
             into[part] = into.get(part, 0.0) + seconds
 
 
-CPU_ROW = "{:<44} {:>9} {:>9} {:>9} {:>9} {:>9}"
+CPU_ROW = "{:<36} {:>9} {:>9} {:>9} {:>9} {:>9}"
 
 
 def print_cpu(rows: list[tuple[str, dict[str, float], int]]) -> None:
@@ -348,7 +348,7 @@ class Bench:
     def first_renders(self, port: int, paths: list[str]) -> list[str]:
         """Each board's live fragment asked for once, one at a time (no worker has it rendered yet): its ETag."""
         etags = []
-        with self.cpu_row("board poll, first render (200, one at a time)") as requests:
+        with self.cpu_row("changed poll, first render (200)") as requests:
             for path in paths:
                 status, headers, _ = call(port, "GET", path, headers={"HX-Request": "true"})
                 assert status == 200, (path, status)
@@ -369,8 +369,8 @@ class Bench:
             self.binary, base, path, etag, args, lambda kind: self.cpu.measure(by_kind[kind])
         )
         self.cpu_rows.append(("trivial /api/v1/health (phase 1)", by_kind["ceiling"], trivial["requests"]))
-        self.cpu_rows.append(("board poll, unchanged (304, phase 1)", by_kind["304"], unchanged["requests"]))
-        with self.cpu_row("board poll, changed (200 from the worker's cache)") as requests:
+        self.cpu_rows.append(("unchanged poll (304, phase 1)", by_kind["304"], unchanged["requests"]))
+        with self.cpu_row("changed poll (200, worker's cache)") as requests:
             fresh = wrk(self.binary, base + other, args.connections, args.changed, headers=("HX-Request: true",))
             requests.append(fresh["requests"])
         print(ROW.format("straight on one instance", "req/s", "p50 ms", "p99 ms", "errors"))
@@ -392,7 +392,7 @@ class Bench:
         url = front.base + boards[0][0]
         print(f"phase 2: {args.connections2} connections polling {len(boards)} boards through nginx, {args.fleet} s")
         wrk(self.binary, url, args.connections2, 3, str(script))  # warm up: nginx's cache
-        with self.cpu_row("board poll through nginx (phase 2)") as requests:
+        with self.cpu_row("poll through nginx (phase 2)") as requests:
             fleet = wrk(self.binary, url, args.connections2, args.fleet, str(script))
             requests.append(fleet["requests"])
         print(ROW.format("through nginx", "req/s", "p50 ms", "p99 ms", "errors"))
@@ -402,13 +402,14 @@ class Bench:
     def saves_alone(self, port: int, tables: list[dict]) -> None:
         """The tables saving through nginx for ``--save-window`` s, nothing else running: a save's CPU."""
         stop = threading.Event()
-        with self.cpu_row("save a round through nginx (saves alone)") as requests:
+        with self.cpu_row("save through nginx (saves alone)") as requests:
             threads, saves = play(port, tables, self.args.save, stop, "fed-s")
             stop.wait(self.args.save_window)
             stop.set()
             for thread in threads:
                 thread.join()
             requests.append(len(saves.times))
+        print_row("saves alone (201)", len(saves.times) / self.args.save_window, *saves.quantiles(), len(saves.errors))
 
     def phase3(self, front, tables: list[dict]) -> Saves:
         """The tables saving while the viewers poll their boards, after the viewers alone for ``--warm-up`` s."""
@@ -449,6 +450,9 @@ class Bench:
         for line in log:
             print("  " + line)
         print_phase("phase 4 (an instance killed)", viewers, saves, args.killed)
+        print(
+            f"  saves sent again after a failure and answered as already stored (Idempotent-Replayed): {saves.replayed}"
+        )
 
 
 def federation(args) -> None:
@@ -502,7 +506,7 @@ def federation(args) -> None:
 def print_phase(label: str, viewers: dict, saves: Saves, seconds: float) -> None:
     print(ROW.format(label, "req/s", "p50 ms", "p99 ms", "errors"))
     print_row("board poll (304 or 200)", viewers["rps"], viewers["p50"], viewers["p99"], viewers["errors"])
-    print_row("save a round (201)", len(saves.times) / seconds, *saves.quantiles(), len(saves.errors))
+    print_row("save a round (POST)", len(saves.times) / seconds, *saves.quantiles(), len(saves.errors))
     slowest = sorted(saves.slowest, reverse=True)[:5]
     print("  slowest saves (ms @ s into the phase):", ", ".join(f"{ms:.0f} @ {at:.1f}" for ms, at in slowest))
     for problem in sorted(set(saves.errors))[:5]:
@@ -517,7 +521,12 @@ def main() -> None:
     parser.add_argument("--connections2", type=int, default=2000, help="wrk connections of phase 2")
     parser.add_argument("--fleet", type=int, default=15, help="length of phase 2, s")
     parser.add_argument("--changed", type=int, default=5, help="length of the changed polls' run (200), s")
-    parser.add_argument("--tables", type=int, default=40, help="tables saving in phases 3 and 4 (each)")
+    parser.add_argument(
+        "--tables",
+        type=int,
+        default=20,
+        help="tables saving in phases 3 and 4 (20 every ~1.5 s: the night's 13 saves/s)",
+    )
     parser.add_argument("--save-window", type=float, default=8, help="length of the saves-alone run (CPU), s")
     parser.add_argument("--warm-up", type=int, default=3, help="the viewers alone before phase 3, s")
     parser.add_argument("--killed", type=int, default=20, help="length of phase 4, s")
