@@ -108,8 +108,10 @@ def parse_wrk(output: str) -> dict:
     requests = int(re.search(r"(\d+) requests in", output).group(1))
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
     sock = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
-    errors = (int(bad.group(1)) if bad else 0) + (sum(map(int, sock.groups())) if sock else 0)
-    return {"rps": rps, "requests": requests, "errors": errors, **latency}
+    sockets = dict(zip(("connect", "read", "write", "timeout"), map(int, sock.groups()), strict=True)) if sock else {}
+    non_2xx_3xx = int(bad.group(1)) if bad else 0
+    errors = non_2xx_3xx + sum(sockets.values())
+    return {"rps": rps, "requests": requests, "errors": errors, "non-2xx-3xx": non_2xx_3xx, **sockets, **latency}
 
 
 def wrk(

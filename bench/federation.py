@@ -397,6 +397,9 @@ class Bench:
             requests.append(fleet["requests"])
         print(ROW.format("through nginx", "req/s", "p50 ms", "p99 ms", "errors"))
         print_row("board poll (304)", fleet["rps"], fleet["p50"], fleet["p99"], fleet["errors"])
+        if fleet["errors"]:
+            kinds = ("non-2xx-3xx", "connect", "read", "write", "timeout")
+            print("  errors:", ", ".join(f"{kind} {fleet[kind]}" for kind in kinds if fleet.get(kind)))
         return fleet
 
     def saves_alone(self, port: int, tables: list[dict]) -> None:
