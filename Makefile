@@ -65,7 +65,7 @@ test: lint compile-translations system-deps
 	@if { [ ! -x /usr/bin/chromium ] || ! command -v pdftoppm >/dev/null; } && [ "$$(id -u)" = 0 ]; then \
 		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(TEST_DEBS) $(PANGO_DEBS); \
 	fi
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -m "not postgresql"
 
 # The same suite on PostgreSQL, pytest only (the checks do not depend on the database):
 # TEST_DATABASE_URL names an empty database whose tables are dropped and re-created for each

@@ -31,10 +31,14 @@ from __future__ import annotations
 
 import select
 import sqlite3
+import sys
 from typing import Any
 
+import psycopg
 from flask import Flask
-from sqlalchemy import event, exc
+from psycopg import pq
+from sqlalchemy import Select, String, cast, event, exc
+from sqlalchemy.engine import Dialect
 
 from .extensions import db
 
@@ -78,33 +82,122 @@ def _closed_by_server(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
         raise exc.DisconnectionError("the server closed the connection")
 
 
-def read_row(sql: str, params: Any) -> tuple[Any, ...] | None:
-    """The first row of the read-only query ``sql`` with the driver's ``params`` (a tuple or a
-    dict, as the dialect's paramstyle wants), as the driver returns it, or None; on a pooled
-    driver connection of ``db.engine``, without the ORM session or a Core result.
+#: Each stamp query's SQL by (name, dialect name, style): its text and, for a positional
+#: paramstyle, the order of its parameters (the SQLite driver's ``?``); PostgreSQL's is ``$1``.
+_STAMPS: dict[tuple[str, str, str], tuple[str, tuple[str, ...] | None]] = {}
+#: The pool entry's ``info`` key of the stamp statements prepared on that connection (by name).
+PREPARED = "scorepad_prepared"
+#: PostgreSQL's SQLSTATE of an unknown prepared statement: psycopg sends ``DEALLOCATE ALL``
+#: after rolling back a transaction in which it prepared statements of its own.
+UNKNOWN_STATEMENT = "26000"
 
-    One round trip on PostgreSQL: the query runs in autocommit (psycopg 3 starts no transaction
-    for it), so the pool's reset of the connection on its return finds nothing to roll back and
-    sends nothing (psycopg skips a ROLLBACK outside a transaction); the checkout's check sends
-    nothing either (:func:`_closed_by_server`). Driver errors propagate (``DBAPIError`` through
-    SQLAlchemy's pool)."""
-    connection = db.engine.raw_connection()
+
+def _compiled(query: Select, name: str, dialect: Dialect, style: str) -> tuple[str, tuple[str, ...] | None]:
+    """``query`` with every column cast to text, compiled once per (``name``, dialect, ``style``)."""
+    key = (name, dialect.name, style)
+    found = _STAMPS.get(key)
+    if found is None:
+        texts = query.with_only_columns(*(cast(column, String) for column in query.selected_columns))
+        if style == "numeric_dollar":
+            dialect_class: Any = type(dialect)
+            dialect = dialect_class(paramstyle="numeric_dollar")
+        statement = texts.compile(dialect=dialect)
+        order = tuple(statement.positiontup or ()) if statement.positional else None
+        found = _STAMPS[key] = (statement.string, order)
+    return found
+
+
+def _cooperative() -> bool:
+    """Whether this process waits for sockets through gevent (its workers patch ``select``), as
+    psycopg itself checks before choosing how to wait."""
+    monkey = sys.modules.get("gevent.monkey")
+    return monkey is not None and monkey.is_module_patched("select")
+
+
+def read_row(query: Select, name: str, value: str) -> tuple[str | None, ...] | None:
+    """The first row of the read-only ``query`` (its one bound parameter, ``digest``, is
+    ``value``; ``name`` names its compiled and prepared forms), each column as the database writes it in text, or None
+    when there is no row. On a pooled driver connection of ``db.engine``, without the ORM
+    session or a Core result: this answers every board poll, mostly with a 304.
+
+    PostgreSQL: one round trip. The query is a statement prepared once per connection (the
+    pool entry's ``info`` remembers it) and run through the driver's libpq binding
+    (``psycopg.pq``), outside any transaction, so the pool's reset on return has nothing to
+    roll back and sends nothing; the checkout check sends nothing either
+    (:func:`_closed_by_server`). Half the client CPU of a psycopg cursor (bench/federation.py).
+    A statement dropped since (psycopg's ``DEALLOCATE ALL`` after a rollback) is prepared
+    again. libpq waits for the answer without yielding, so a gevent worker
+    (``gunicorn.conf.py``) runs the query through a psycopg cursor in autocommit instead,
+    which waits cooperatively. SQLite: its cursor.
+
+    Raises the driver's error (SQLAlchemy's ``DBAPIError`` for the cursor paths, a psycopg
+    error for libpq's); the connection is then dropped from the pool (PostgreSQL)."""
+    engine = db.engine
+    connection = engine.raw_connection()
     driver: Any = connection.driver_connection
-    autocommit = getattr(driver, "autocommit", None) is False and hasattr(driver, "pgconn")
     try:
-        if autocommit:
+        if engine.dialect.name != "postgresql":
+            sql, order = _compiled(query, name, engine.dialect, "default")
+            return _cursor_row(connection, sql, (value,) if order is not None else {"digest": value})
+        if _cooperative():
+            sql, _ = _compiled(query, name, engine.dialect, "default")
             driver.autocommit = True
-        cursor = connection.cursor()
-        try:
-            cursor.execute(sql, params)
-            found = cursor.fetchone()
-        finally:
-            cursor.close()
+            try:
+                return _cursor_row(connection, sql, {"digest": value})
+            finally:
+                driver.autocommit = False
+        sql, _ = _compiled(query, name, engine.dialect, "numeric_dollar")
+        return _prepared_row(driver.pgconn, connection.info.setdefault(PREPARED, set()), name, sql, value)
+    except Exception:
+        if engine.dialect.name == "postgresql":
+            connection.invalidate()
+        raise
     finally:
-        if autocommit and not driver.closed:
-            driver.autocommit = False
         connection.close()  # back to the pool, which ends a driver's read transaction (SQLite)
-    return None if found is None else tuple(found)
+
+
+def _cursor_row(connection: Any, sql: str, params: Any) -> tuple[str | None, ...] | None:
+    cursor = connection.cursor()
+    try:
+        cursor.execute(sql, params)
+        found = cursor.fetchone()
+    finally:
+        cursor.close()
+    return None if found is None else tuple(None if column is None else str(column) for column in found)
+
+
+def _prepared_row(pgconn: Any, prepared: set[str], name: str, sql: str, value: str) -> tuple[str | None, ...] | None:
+    """``sql`` (one ``$1``) run as the statement ``scorepad_<name>`` on libpq connection
+    ``pgconn``, prepared first unless ``prepared`` holds ``name`` (or the server has lost it)."""
+    statement = f"scorepad_{name}".encode()
+    result = None
+    if name in prepared:
+        result = pgconn.exec_prepared(statement, [value.encode()])
+        if result.status == pq.ExecStatus.FATAL_ERROR and _sqlstate(result) == UNKNOWN_STATEMENT:
+            prepared.discard(name)
+            result = None
+    if result is None:
+        _check(pgconn.prepare(statement, sql.encode()), pq.ExecStatus.COMMAND_OK)
+        prepared.add(name)
+        result = pgconn.exec_prepared(statement, [value.encode()])
+    _check(result, pq.ExecStatus.TUPLES_OK)
+    if result.ntuples == 0:
+        return None
+    return tuple(_text(result.get_value(0, column)) for column in range(result.nfields))
+
+
+def _sqlstate(result: Any) -> str:
+    state = result.error_field(pq.DiagnosticField.SQLSTATE)
+    return state.decode() if state else ""
+
+
+def _check(result: Any, expected: pq.ExecStatus) -> None:
+    if result.status != expected:
+        raise psycopg.errors.error_from_result(result)
+
+
+def _text(value: bytes | None) -> str | None:
+    return None if value is None else value.decode()
 
 
 def init_app(app: Flask) -> None:

@@ -19,7 +19,6 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import Select, bindparam, delete, exists, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from . import clubs, database, history, rating
@@ -736,33 +735,18 @@ game_history_export = history.history_export
 
 #: The ETag's one query: the game's ``updated_at`` by its view token's digest (unique index).
 _ETAG_QUERY = select(StoredGame.updated_at).where(StoredGame.view_digest == bindparam("digest"))
-#: Each stamp query compiled for each database dialect, by (query name, dialect name): (SQL text,
-#: positional parameter names or None).
-_STAMP_SQL: dict[tuple[str, str], tuple[str, tuple[str, ...] | None]] = {}
 
 
-def _stamp_sql(query: Select, name: str, dialect: Dialect) -> tuple[str, tuple[str, ...] | None]:
-    key = (name, dialect.name)
-    compiled = _STAMP_SQL.get(key)
-    if compiled is None:
-        statement = query.compile(dialect=dialect)
-        order = tuple(statement.positiontup or ()) if statement.positional else None
-        compiled = _STAMP_SQL[key] = (statement.string, order)
-    return compiled
-
-
-def stamp(query: Select, name: str, digest: str) -> tuple[Any, ...] | None:
+def stamp(query: Select, name: str, digest: str) -> tuple[str | None, ...] | None:
     """The first row of ``query`` (a validator's query with one bound parameter ``digest``,
-    named ``name`` for its compiled text) as the database driver returns it, or None.
+    named ``name`` for its compiled text), each column in the database's text, or None.
 
     This answers every poll of every board, mostly with a 304, so it is the cheapest lookup
-    the database allows: the query is compiled by SQLAlchemy once per dialect and run on a
-    pooled driver connection, without the ORM session or a Core result (a third of the cost
-    on SQLite), in one round trip on PostgreSQL (:func:`scorepad.database.read_row`). A game's
-    board (:func:`updated_stamp`) and a club night's
-    (:func:`scorepad.events.event_stamp`) are built on it."""
-    sql, order = _stamp_sql(query, name, db.engine.dialect)
-    return database.read_row(sql, (digest,) if order is not None else {"digest": digest})
+    the database allows (:func:`scorepad.database.read_row`): compiled by SQLAlchemy once per
+    dialect, run on a pooled driver connection without the ORM session or a Core result (a
+    third of the cost on SQLite), in one round trip on PostgreSQL. A game's board
+    (:func:`updated_stamp`) and a club night's (:func:`scorepad.events.event_stamp`) are built on it."""
+    return database.read_row(query, name, digest)
 
 
 def updated_stamp(token: str) -> str | None:

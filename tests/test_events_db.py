@@ -14,7 +14,7 @@ import pytest
 import sqlalchemy
 from sqlalchemy import func, select, text, update
 
-from scorepad import events, services
+from scorepad import database, events, services
 from scorepad.extensions import db
 from scorepad.models import StoredEvent, StoredGame, StoredHistory, StoredRound, token_digest
 from scorepad.tokens import derive_token
@@ -178,7 +178,8 @@ def test_the_stamp_is_one_query_on_the_indexes(night_app, night):
     with night_app.app_context():
         events.event_stamp(night["view_token"])
         dialect = db.engine.dialect.name
-        sql, _order = services._STAMP_SQL[("event", dialect)]  # compiled once, then reused
+        style = "numeric_dollar" if dialect == "postgresql" else "default"  # libpq's $1, or the driver's own
+        sql, _order = database._STAMPS[("event", dialect, style)]  # compiled once, then reused
         digest = token_digest(night["view_token"])
         if dialect == "sqlite":
             plan = " | ".join(
@@ -189,7 +190,7 @@ def test_the_stamp_is_one_query_on_the_indexes(night_app, night):
             assert "SEARCH games USING COVERING INDEX ix_games_event_updated" in plan
         else:
             db.session.execute(text("SET LOCAL enable_seqscan = off"))  # a few rows: make the planner show its index
-            statement = sql.replace("%(digest)s::VARCHAR", "CAST(:d AS VARCHAR)")
+            statement = sql.replace("$1::VARCHAR", "CAST(:d AS VARCHAR)")
             plan = " | ".join(row[0] for row in db.session.execute(text("EXPLAIN " + statement), {"d": digest}))
             assert "ix_events_view_digest" in plan
             assert "Index Only Scan Backward using ix_games_event_updated" in plan
