@@ -9,7 +9,7 @@ TEST_STAMP := $(VENV)/.install-test.stamp
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: venv install system-deps run lint test test-postgres bench bench-events bench-club clean translations compile-translations
+.PHONY: venv install system-deps run lint test test-postgres bench bench-events bench-club bench-federation clean translations compile-translations
 
 venv install: $(RUN_STAMP)
 
@@ -88,6 +88,10 @@ bench-events: $(TEST_STAMP)
 # A club's season (issue 16): 60 members and 2,000 games bulk-imported; its pages' p95, a save's p99 while they load.
 bench-club: $(TEST_STAMP)
 	$(BIN)/python bench/club_load.py
+
+# Federation night (issue 17): PostgreSQL, two gunicorn instances and nginx (deploy/) on loopback, as root.
+bench-federation: $(TEST_STAMP)
+	$(BIN)/python bench/federation.py
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache

@@ -31,7 +31,8 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from server import HOST, ROOT, start_gunicorn  # bench/server.py
@@ -69,10 +70,14 @@ def call(port: int, method: str, path: str, body=None, headers=None, timeout=30)
         connection.close()
 
 
-def start_server(port: int, database_url: str, env: dict[str, str] | None = None) -> subprocess.Popen:
-    """gunicorn with gunicorn.conf.py on ``port`` and a migrated ``database_url`` (``env``: more of its environment)."""
+def start_server(
+    port: int, database_url: str, env: dict[str, str] | None = None, args: tuple[str, ...] = (), migrate: bool = True
+) -> subprocess.Popen:
+    """gunicorn with gunicorn.conf.py on ``port`` and a migrated ``database_url`` (``env``: more of its environment,
+    ``args``: more of its command line; ``migrate``: :func:`server.start_gunicorn`'s)."""
     limits = {"MAX_GAMES_PER_ADDRESS": "100000", "MAX_GAMES_PER_ADDRESS_BURST": "100000"}
-    return start_gunicorn(database_url, {"SECRET_KEY": "board-load-bench", **limits, **(env or {})}, port=port)[0]
+    env = {"SECRET_KEY": "board-load-bench", **limits, **(env or {})}
+    return start_gunicorn(database_url, env, args, port=port, migrate=migrate)[0]
 
 
 def poll_path(port: int, page_path: str) -> str:
@@ -103,8 +108,10 @@ def parse_wrk(output: str) -> dict:
     requests = int(re.search(r"(\d+) requests in", output).group(1))
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
     sock = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
-    errors = (int(bad.group(1)) if bad else 0) + (sum(map(int, sock.groups())) if sock else 0)
-    return {"rps": rps, "requests": requests, "errors": errors, **latency}
+    sockets = dict(zip(("connect", "read", "write", "timeout"), map(int, sock.groups()), strict=True)) if sock else {}
+    non_2xx_3xx = int(bad.group(1)) if bad else 0
+    errors = non_2xx_3xx + sum(sockets.values())
+    return {"rps": rps, "requests": requests, "errors": errors, "non-2xx-3xx": non_2xx_3xx, **sockets, **latency}
 
 
 def wrk(
@@ -162,9 +169,11 @@ def quantile(ordered: list[float], q: float) -> float:
 
 class Saves:
     """What the table writers saw: each save's time (ms), the slowest with when they started
-    (seconds into the phase), and the errors (a refused save or a failed connection)."""
+    (seconds into the phase), the errors (a refused save or a failed connection) and how many
+    saves sent again with their idempotency key were answered as already stored (``replayed``)."""
 
     def __init__(self) -> None:
+        self.replayed = 0
         self.times: list[float] = []
         self.slowest: list[tuple[float, float]] = []
         self.errors: list[str] = []
@@ -177,71 +186,115 @@ class Saves:
 
 
 def save_rounds(
-    port: int, table: dict, pace: float, stop: threading.Event, saves: Saves, completing: list | None = None
+    port: int,
+    table: dict,
+    pace: float,
+    stop: threading.Event,
+    saves: Saves,
+    completing: list | None = None,
+    key_prefix: str | None = None,
 ) -> None:
     """Save ``table["rounds"]`` from round ``table["n"]`` on through the games API with the
     table's edit token, one every ~``pace`` seconds (0: at once), until they are all saved or
     ``stop`` is set; each save's time and any error go into ``saves``, and the time of the save
-    that completes the game into ``completing`` too (when given: a club game's ratings)."""
+    that completes the game into ``completing`` too (when given: a club game's ratings). With
+    ``key_prefix``, each round goes with an ``Idempotency-Key`` (``<prefix>-<game id>-<number>``)
+    and, as a phone does, a save that failed (no answer, or a refusal) is sent again with the
+    same key ~0.1 s later, even after ``stop``, until it is stored (201) or the API answers that
+    it was (200, ``Idempotent-Replayed``)."""
     rng = random.Random(table["id"])
     stop.wait(rng.uniform(0, pace))
-    while not stop.is_set() and table["n"] < len(table["rounds"]):
+    failed = False
+    while table["n"] < len(table["rounds"]) and (not stop.is_set() or (failed and key_prefix)):
         rnd = {**table["rounds"][table["n"]], "number": table["n"] + 1}
+        headers = {"Authorization": f"Bearer {table['edit']}"}
+        if key_prefix:
+            headers["Idempotency-Key"] = f"{key_prefix}-{table['id']}-{table['n'] + 1}"
         started = time.perf_counter()
         try:
-            status, _, data = call(
-                port, "POST", f"/api/v1/games/{table['id']}/rounds", rnd, {"Authorization": f"Bearer {table['edit']}"}
-            )
+            status, answer, data = call(port, "POST", f"/api/v1/games/{table['id']}/rounds", rnd, headers)
         except OSError as exc:
             saves.errors.append(str(exc))
+            failed = True
+            if key_prefix:
+                time.sleep(0.1)
             continue
         saves.times.append((time.perf_counter() - started) * 1000)
         saves.slowest.append((saves.times[-1], started - saves.start))
-        if status == 201:
+        replayed = bool(key_prefix and status == 200 and answer.get("Idempotent-Replayed"))
+        saves.replayed += replayed
+        failed = not (status == 201 or replayed)
+        if not failed:
             table["n"] += 1
             if completing is not None and table["n"] == len(table["rounds"]):
                 completing.append(saves.times[-1])
         else:
             saves.errors.append(f"{status} {data[:120]!r}")
-        stop.wait(rng.uniform(pace * 0.5, pace * 1.5))
+        if failed and key_prefix:
+            time.sleep(0.1)
+        else:
+            stop.wait(rng.uniform(pace * 0.5, pace * 1.5))
 
 
-def play(port: int, tables: list[dict], pace: float, stop: threading.Event) -> tuple[list[threading.Thread], Saves]:
-    """One writer thread per table (:func:`save_rounds`), started; join them after setting ``stop``."""
+def play(
+    port: int, tables: list[dict], pace: float, stop: threading.Event, key_prefix: str | None = None
+) -> tuple[list[threading.Thread], Saves]:
+    """One writer thread per table (:func:`save_rounds`, ``key_prefix`` its), started; join
+    them after setting ``stop``."""
     saves = Saves()
-    threads = [threading.Thread(target=save_rounds, args=(port, t, pace, stop, saves)) for t in tables]
+    threads = [
+        threading.Thread(target=save_rounds, args=(port, t, pace, stop, saves, None, key_prefix)) for t in tables
+    ]
     for thread in threads:
         thread.start()
     return threads, saves
 
 
-def ratio_phases(binary: str, base: str, path: str, etag: str, args) -> tuple[dict, dict]:
+def ratio_phases(
+    binary: str, base: str, path: str, etag: str, args, around: Callable[[str], AbstractContextManager] | None = None
+) -> tuple[dict, dict]:
     """The ceiling (``/api/v1/health``) and the unchanged polls of ``path`` (``etag`` sent as a
     fixed header, so wrk does the same work per request as for the ceiling: a Lua response hook
     would cost wrk, on the same cores, more than the ceiling's plain requests), each as fast as
     wrk can, alternating in ``args.slices`` slices so that a burst of other work on the machine
-    weighs on both alike rather than on whichever ran at the time. Returns both :func:`combine`d."""
+    weighs on both alike rather than on whichever ran at the time. Returns both :func:`combine`d.
+    ``around("ceiling")`` and ``around("304")``, when given, wrap each measured slice (e.g. to
+    add up the CPU time the server spent in each)."""
     unchanged_headers = (f"If-None-Match: {etag}", "HX-Request: true")
     wrk(binary, base + "/api/v1/health", args.connections, 2)
     wrk(binary, base + path, args.connections, 2, headers=unchanged_headers)
+    around = around or (lambda kind: contextlib.nullcontext())
     ceilings, polls = [], []
+    seconds = args.seconds // args.slices
     for _ in range(args.slices):
-        ceilings.append(wrk(binary, base + "/api/v1/health", args.connections, args.seconds // args.slices))
-        polls.append(wrk(binary, base + path, args.connections, args.seconds // args.slices, headers=unchanged_headers))
+        with around("ceiling"):
+            ceilings.append(wrk(binary, base + "/api/v1/health", args.connections, seconds))
+        with around("304"):
+            polls.append(wrk(binary, base + path, args.connections, seconds, headers=unchanged_headers))
     return combine(ceilings), combine(polls)
 
 
-def evening(binary: str, base: str, port: int, tables: list[dict], paths: list[str], tmp: Path, args):
+def evening(
+    binary: str,
+    base: str,
+    port: int,
+    tables: list[dict],
+    paths: list[str],
+    tmp: Path,
+    args,
+    key_prefix: str | None = None,
+):
     """``args.viewers`` connections polling ``paths`` (one wrk thread per path, at least 2) every
     ~``args.poll`` s, each keeping the last ETag it got, while every table saves a round every
-    ~``args.save`` s, for ``args.evening`` s. Returns wrk's figures of the polls and the :class:`Saves`."""
+    ~``args.save`` s (:func:`save_rounds`, ``key_prefix`` its), for ``args.evening`` s. Returns
+    wrk's figures of the polls and the :class:`Saves`."""
     script = tmp / "poll.lua"
     poll_ms = int(args.poll * 1000)
     script.write_text(
         POLL_SCRIPT % {"paths": ", ".join(map(json.dumps, paths)), "low": poll_ms // 2, "high": poll_ms * 3 // 2}
     )
     stop = threading.Event()
-    threads, saves = play(port, tables, args.save, stop)
+    threads, saves = play(port, tables, args.save, stop, key_prefix)
     viewers = wrk(binary, base + paths[0], args.viewers, args.evening, str(script), threads=max(2, len(paths)))
     stop.set()
     for thread in threads:

@@ -36,21 +36,23 @@ def healthy(port: int) -> bool:
 
 
 def start_gunicorn(
-    database_url: str, env: dict[str, str], args: tuple[str, ...] = (), port: int | None = None
+    database_url: str, env: dict[str, str], args: tuple[str, ...] = (), port: int | None = None, migrate: bool = True
 ) -> tuple[subprocess.Popen, int]:
-    """``flask db upgrade`` on ``database_url``, then gunicorn with ``gunicorn.conf.py`` on
-    ``port`` (a free one by default) with ``env`` added to the environment and ``args`` added
-    to its command line; returns the process and the port once the app answers (exits the
-    benchmark if it does not within 30 s)."""
+    """``flask db upgrade`` on ``database_url`` (unless ``migrate`` is false: a second
+    instance, or one restarted), then gunicorn with ``gunicorn.conf.py`` on ``port`` (a free
+    one by default) with ``env`` added to the environment and ``args`` added to its command
+    line; returns the process and the port once the app answers (exits the benchmark if it
+    does not within 30 s)."""
     full_env = {**os.environ, "DATABASE_URL": database_url, **env}
-    subprocess.run(
-        [str(BIN / "flask"), "--app", "scorepad", "db", "upgrade"],
-        cwd=ROOT,
-        env=full_env,
-        check=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    if migrate:
+        subprocess.run(
+            [str(BIN / "flask"), "--app", "scorepad", "db", "upgrade"],
+            cwd=ROOT,
+            env=full_env,
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
     port = port or free_port()
     process = subprocess.Popen(
         [str(BIN / "gunicorn"), "--bind", f"{HOST}:{port}", *args, "scorepad:create_app()"],
