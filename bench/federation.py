@@ -4,7 +4,7 @@ as root (Debian's postgresql, nginx and wrk are installed when missing): `make b
 `.venv/bin/python bench/federation.py`.
 
 PostgreSQL: the machine's cluster (started if need be), with a role and database ``scorepad_fed`` dropped and
-created again at each run; the instances reach it over TCP loopback, DB_POOL_SIZE=1 and DB_MAX_OVERFLOW=2 per
+created again at each run; the instances reach it over TCP loopback, DB_POOL_SIZE=2 and DB_MAX_OVERFLOW=1 per
 worker (deploy/scorepad.env.example). Only 127.0.0.1 is ever targeted. The phases run one after the other, so that
 their figures do not fight each other for the machine's cores:
 1. the trivial endpoint ``/api/v1/health`` and the PostgreSQL 304 (a board's live fragment with its ETag) straight
@@ -462,7 +462,7 @@ def federation(args) -> None:
     raise_open_files()
     database_url = ensure_postgres()
     gunicorn_args: tuple[str, ...] = ("-c", str(DEPLOY_CONF))
-    env = {"WEB_CONCURRENCY": str(args.workers), "DB_POOL_SIZE": "1", "DB_MAX_OVERFLOW": "2", "TRUSTED_PROXIES": "1"}
+    env = {"WEB_CONCURRENCY": str(args.workers), "DB_POOL_SIZE": "2", "DB_MAX_OVERFLOW": "1", "TRUSTED_PROXIES": "1"}
     instances = [Instance(port, database_url, env, gunicorn_args) for port in (free_port(), free_port())]
     bench = Bench(args, ensure_wrk(), instances, Path(tempfile.mkdtemp(prefix="federation-")))
     try:
