@@ -358,6 +358,19 @@ def test_points_of_a_thousand_or_more_are_grouped_the_languages_way(app):
     assert "+1.000" in rendered and "−12.345" in rendered
 
 
+@pytest.mark.parametrize("lang", ["en", "de", "nl", "fr"])
+def test_numbers_under_a_thousand_are_written_as_babel_writes_them(app, lang):
+    """The pages write 0 to 999 without asking Babel (scorepad.pages.common.number): what Babel
+    itself writes for each of them in each language."""
+    from flask_babel import force_locale, format_number
+
+    from scorepad.pages.common import number
+
+    with app.test_request_context(), force_locale(lang):
+        assert [number(value) for value in range(1000)] == [format_number(value) for value in range(1000)]
+        assert number(1000) == format_number(1000) != "1000"  # grouped from a thousand on
+
+
 @pytest.mark.pdf
 def test_the_board_and_sheet_follow_the_choice_made_on_the_device(app, client):
     """A player who chose French on their phone gets the board and the printed sheet (its

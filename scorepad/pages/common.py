@@ -21,7 +21,11 @@ GROUPED_UP_TO = 10**18
 def number(value: int) -> str:
     """Points or a count with the page language's digit grouping (1,234 · 1.234 · 1 234); the
     templates' ``number`` filter. A number of :data:`GROUPED_UP_TO` or more (points of a game
-    stored before the bounds) is written in plain digits instead of failing."""
+    stored before the bounds) is written in plain digits instead of failing. From 0 to 999 the
+    four languages write the plain digits, without asking Babel (a board shows about a hundred
+    numbers: Babel's formatting was a quarter of a board's render)."""
+    if 0 <= value < 1000:
+        return str(value)
     return format_number(value) if abs(value) < GROUPED_UP_TO else str(value)
 
 
