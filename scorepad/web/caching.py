@@ -3,8 +3,9 @@
 Pages reached with an edit token (the scorer, its round forms, the share page), pages that
 show a device's own things (home, its presets), the API's answers and every error carry
 ``Cache-Control: private, no-store``: no proxy or CDN in front of the app (a shared cache)
-may keep them, and neither may the browser. Only the board's polls (``no-cache`` with an
-ETag, so a room full of phones costs 304s) and public files with no token in them (static
+may keep them, and neither may the browser. Only the boards' polls (``public, max-age=1,
+must-revalidate`` with an ETag when their URL names the language: a proxy keeps each a
+second, :data:`scorepad.views.board.SHARED_POLL`) and public files with no token in them (static
 files, which WhiteNoise serves before the app; the service worker, the manifest, the
 favicon, the offline page) may be kept by a shared cache. An answer that sets its own
 ``Cache-Control`` (the board page, the QR code, downloads) keeps it, marked ``private``.
