@@ -31,7 +31,7 @@ pytestmark = pytest.mark.server
 EXAMPLE = json.loads((ROOT / "tests" / "data" / "examples" / "tournament-full.json").read_text())
 ROUNDS = EXAMPLE["game"]["rounds"]
 #: Answers nginx took from its cache without waiting for the app: a fresh entry (HIT), or one
-#: past its second given while a single request renews it (STALE, UPDATING:
+#: past its second given while another request renews it (UPDATING, STALE:
 #: proxy_cache_use_stale updating in deploy/nginx/scorepad-locations.conf).
 FROM_CACHE = {"HIT", "STALE", "UPDATING"}
 #: How long after a save's answer a board may still show the board before it: deploy's promise
@@ -217,3 +217,25 @@ def test_a_post_goes_through_to_the_app_with_the_proxys_address(proxy):
 def test_a_body_over_the_apps_limit_is_refused_by_nginx(proxy):
     status, headers, _ = request(proxy, "POST", "/api/v1/games", "x" * (300 * 1024))
     assert (status, headers["Server"].split("/")[0]) == (413, "nginx")
+
+
+def test_the_first_poll_past_the_cached_second_shows_a_save_made_in_it(proxy):
+    """A board with one viewer polls every few seconds, so most of its polls find the entry past
+    its second. That poll must get the board as it is now, not the entry its last poll left
+    (which proxy_cache_background_update would give it, while renewing the entry for the next
+    one: the board a whole poll interval late, or going back to an old round)."""
+    game = new_game(proxy, rounds=2)
+    path = poll_path(proxy, game["view_token"])
+    status, _, body = request(proxy, "GET", path)
+    assert status == 200 and "last saved: round 2" in body.decode()
+    status, _, data = request(
+        proxy, "POST", f"/api/v1/games/{game['id']}/rounds", {**ROUNDS[2], "number": 3}, bearer(game["edit_token"])
+    )
+    assert status == 201, data
+    # Polls back to back while the entry is fresh (HIT, the board before the save), then the first past it.
+    statuses: list[str] = []
+    while (not statuses or statuses[-1] == "HIT") and len(statuses) < 10000:
+        status, headers, body = request(proxy, "GET", path)
+        statuses.append(headers["X-Cache-Status"])
+    assert statuses[-1] != "HIT", "the entry never expired"
+    assert status == 200 and "last saved: round 3" in body.decode(), statuses[-1]
