@@ -187,6 +187,7 @@ def test_static_files_come_from_nginx_with_long_caching_for_built_files(proxy, s
     assert headers["X-Content-Type-Options"] == "nosniff"
     status, headers, compressed = request(proxy, "GET", built, headers={"Accept-Encoding": "gzip"})
     assert (status, headers["Content-Encoding"]) == (200, "gzip")  # the build's .gz copy (gzip_static)
+    assert headers["Vary"] == "Accept-Encoding"  # a shared cache keeps the two apart (gzip_vary)
     assert gzip.decompress(compressed) == css
     status, headers, icon = request(proxy, "GET", "/static/icons/icon-192.png")
     assert (status, headers["Cache-Control"]) == (200, "public, max-age=60")
