@@ -39,12 +39,15 @@ class NginxServer:
         return f"http://{self.host}:{self.port}"
 
 
-def render_site(upstreams: list[int], root: Path, cache_dir: Path, port: int = 8080) -> str:
+def render_site(
+    upstreams: list[int], root: Path, cache_dir: Path, port: int = 8080, access_log: Path | None = None
+) -> str:
     """deploy/nginx's http snippet and a server on 127.0.0.1:``port`` with its locations, as
     text for an ``http { }`` block: the upstream's servers on 127.0.0.1 at ``upstreams`` (any
-    number, each with deploy's parameters), static files from ``root``/static/ and the poll
-    cache in ``cache_dir``. ValueError for an empty ``upstreams`` or a deploy file whose
-    literals (127.0.0.1:8001 and :8002, /srv/scorepad, /var/cache/nginx/scorepad) have changed."""
+    number, each with deploy's parameters), static files from ``root``/static/, the poll cache
+    in ``cache_dir``, requests logged to ``access_log`` (deploy's format) if given. ValueError for
+    an empty ``upstreams`` or a deploy file whose literals (127.0.0.1:8001 and :8002,
+    /srv/scorepad, /var/cache/nginx/scorepad) have changed."""
     if not upstreams:
         raise ValueError("no upstream port")
     http = (DEPLOY / "scorepad-http.conf").read_text()
@@ -57,7 +60,8 @@ def render_site(upstreams: list[int], root: Path, cache_dir: Path, port: int = 8
     http = http[: match.start()] + servers + http[match.end() :]
     http = http.replace(CACHE_PATH, str(cache_dir))
     locations = locations.replace(f"{ROOT_PATH}/", f"{root}/")
-    return f"{http}\nserver {{\n    listen 127.0.0.1:{port};\n{locations}\n}}\n"
+    logged = f"    access_log {access_log} scorepad;\n" if access_log else ""
+    return f"{http}\nserver {{\n    listen 127.0.0.1:{port};\n{logged}{locations}\n}}\n"
 
 
 def main_conf(site: str, tmp: Path, worker_connections: int, workers: int | str = 1) -> str:
@@ -94,17 +98,23 @@ def children(pid: int) -> list[int]:
 
 @contextlib.contextmanager
 def nginx(
-    upstreams: list[int], tmp: Path, worker_connections: int = 1024, workers: int | str = 1
+    upstreams: list[int],
+    tmp: Path,
+    worker_connections: int = 1024,
+    workers: int | str = 1,
+    access_log: Path | None = None,
 ) -> Iterator[NginxServer]:
     """nginx with deploy/'s configuration (:func:`render_site`: static files from this
     checkout's static/, the poll cache in ``tmp``/cache) on a free 127.0.0.1 port, in front of
     gunicorn instances on 127.0.0.1 at ``upstreams``, ``workers`` worker processes of
-    ``worker_connections`` each; stopped at exit (SIGQUIT, after 10 s
+    ``worker_connections`` each, logging requests to ``access_log`` if given; stopped at exit (SIGQUIT, after 10 s
     SIGKILL). RuntimeError when it does not answer within 10 s (with its error log)."""
     tmp.mkdir(parents=True, exist_ok=True)
     port = free_port()
     conf = tmp / "nginx.conf"
-    conf.write_text(main_conf(render_site(upstreams, ROOT, tmp / "cache", port), tmp, worker_connections, workers))
+    conf.write_text(
+        main_conf(render_site(upstreams, ROOT, tmp / "cache", port, access_log), tmp, worker_connections, workers)
+    )
     log = tmp / "error.log"
     process = subprocess.Popen(
         [str(NGINX), "-c", str(conf), "-p", str(tmp), "-e", str(log)],

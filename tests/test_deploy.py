@@ -30,10 +30,11 @@ pytestmark = pytest.mark.server
 
 EXAMPLE = json.loads((ROOT / "tests" / "data" / "examples" / "tournament-full.json").read_text())
 ROUNDS = EXAMPLE["game"]["rounds"]
-#: Answers nginx took from its cache without waiting for the app: a fresh entry (HIT), or one
-#: past its second given while a single request renews it (STALE, UPDATING:
-#: proxy_cache_use_stale updating in deploy/nginx/scorepad-locations.conf).
-FROM_CACHE = {"HIT", "STALE", "UPDATING"}
+#: Answers nginx took from its cache: a fresh entry (HIT), one past its second given while
+#: another request renews it (UPDATING: proxy_cache_use_stale updating in
+#: deploy/nginx/scorepad-locations.conf), or the entry the app's 304 has just renewed for the
+#: second after (REVALIDATED: the one poll per board per second that reaches the app).
+FROM_CACHE = {"HIT", "UPDATING", "REVALIDATED"}
 #: How long after a save's answer a board may still show the board before it: deploy's promise
 #: (one second), plus the one request nginx makes to the app to renew its entry.
 STALE_S = 1.0 + 0.5
@@ -110,6 +111,7 @@ def test_the_site_file_passes_nginx_t(tmp_path):
         "/etc/nginx/sites-available/": f"{tmp_path}/",
         "/etc/letsencrypt/live/scores.club.example/": f"{tmp_path}/",
         "/var/cache/nginx/scorepad": str(tmp_path / "cache"),
+        "/var/log/nginx/": f"{tmp_path}/",
     }
     for conf in DEPLOY.glob("*.conf"):
         text = conf.read_text()
@@ -131,7 +133,7 @@ def test_a_second_poll_is_answered_from_the_cache_and_a_known_etag_gets_304(prox
     assert first["Cache-Control"] == "public, max-age=1, must-revalidate"
     assert "Set-Cookie" not in first and "X-Accel-Expires" not in first
     # Polls repeated back to back: each from the cache (a poll past the second's end gets the
-    # entry while one request renews it), until one is a plain HIT.
+    # entry as the app's 304 renewed it), until one is a plain HIT.
     statuses: list[str] = []
     while "HIT" not in statuses and len(statuses) < 1000:
         status, again, repeated = request(proxy, "GET", path)
@@ -187,6 +189,7 @@ def test_static_files_come_from_nginx_with_long_caching_for_built_files(proxy, s
     assert headers["X-Content-Type-Options"] == "nosniff"
     status, headers, compressed = request(proxy, "GET", built, headers={"Accept-Encoding": "gzip"})
     assert (status, headers["Content-Encoding"]) == (200, "gzip")  # the build's .gz copy (gzip_static)
+    assert headers["Vary"] == "Accept-Encoding"  # a shared cache keeps the two apart (gzip_vary)
     assert gzip.decompress(compressed) == css
     status, headers, icon = request(proxy, "GET", "/static/icons/icon-192.png")
     assert (status, headers["Cache-Control"]) == (200, "public, max-age=60")
@@ -217,3 +220,52 @@ def test_a_post_goes_through_to_the_app_with_the_proxys_address(proxy):
 def test_a_body_over_the_apps_limit_is_refused_by_nginx(proxy):
     status, headers, _ = request(proxy, "POST", "/api/v1/games", "x" * (300 * 1024))
     assert (status, headers["Server"].split("/")[0]) == (413, "nginx")
+
+
+def test_the_first_poll_past_the_cached_second_shows_a_save_made_in_it(proxy):
+    """A board with one viewer polls every few seconds, so most of its polls find the entry past
+    its second. That poll must get the board as it is now, not the entry its last poll left
+    (which proxy_cache_background_update would give it, while renewing the entry for the next
+    one: the board a whole poll interval late, or going back to an old round)."""
+    game = new_game(proxy, rounds=2)
+    path = poll_path(proxy, game["view_token"])
+    status, _, body = request(proxy, "GET", path)
+    assert status == 200 and "last saved: round 2" in body.decode()
+    status, _, data = request(
+        proxy, "POST", f"/api/v1/games/{game['id']}/rounds", {**ROUNDS[2], "number": 3}, bearer(game["edit_token"])
+    )
+    assert status == 201, data
+    # Polls back to back while the entry is fresh (HIT, the board before the save), then the first past it.
+    statuses: list[str] = []
+    while (not statuses or statuses[-1] == "HIT") and len(statuses) < 10000:
+        status, headers, body = request(proxy, "GET", path)
+        statuses.append(headers["X-Cache-Status"])
+    assert statuses[-1] != "HIT", "the entry never expired"
+    assert status == 200 and "last saved: round 3" in body.decode(), statuses[-1]
+
+
+def test_the_access_log_leaves_the_tokens_out(tmp_path):
+    """deploy's log format: the paths as requested, each token-shaped run (20+ URL-safe
+    characters) as "...", no query string, no Referer; shorter names kept."""
+    edit, view = "e" * 8 + "Ab3_-x" * 4, "V" * 32
+    paths = [
+        f"/g/{edit}/rounds/new?contract=domino",
+        f"/b/share/{edit}",
+        f"/b/{view}/live?layout=board&lang=en",
+        f"/k/{view}/g/{edit}",
+        "/api/v1/games/6/rounds",
+    ]
+    log = tmp_path / "access.log"
+    with nginx([free_port()], tmp_path / "nginx", access_log=log) as alone:
+        for path in paths:
+            request(alone, "GET", path, headers={"Referer": f"https://scores.club.example/g/{edit}"})
+    lines = log.read_text(encoding="utf-8").splitlines()
+    logged = [line.split('"')[1] for line in lines]
+    assert logged == [
+        "GET /g/.../rounds/new HTTP/1.1",
+        "GET /b/share/... HTTP/1.1",
+        "GET /b/.../live HTTP/1.1",
+        "GET /k/.../g/... HTTP/1.1",
+        "GET /api/v1/games/6/rounds HTTP/1.1",
+    ]
+    assert edit not in log.read_text(encoding="utf-8") and view not in log.read_text(encoding="utf-8")
