@@ -142,10 +142,49 @@ def test_a_second_poll_is_answered_from_the_cache_and_a_known_etag_gets_304(prox
     status, headers, empty = request(proxy, "GET", path, headers={"If-None-Match": first["ETag"]})
     assert (status, empty, headers["ETag"]) == (304, b"", first["ETag"])
     assert headers["X-Cache-Status"] in FROM_CACHE
-    # A parameter the app does not read is no other entry: it cannot send polls past the cache.
+    # A parameter the app does not read: the same board, answered by the app and not stored
+    # (the page's own query is the only one kept: test_a_poll_cannot_store_another_language).
     status, busted, same = request(proxy, "GET", path + "&x=1234")
     assert (status, busted["ETag"], same) == (200, first["ETag"], body)
-    assert busted["X-Cache-Status"] in FROM_CACHE
+    assert busted["Cache-Control"] == "private, no-cache"
+    assert request(proxy, "GET", path + "&x=1234")[1]["X-Cache-Status"] == "MISS"
+
+
+def test_a_poll_cannot_store_another_language_or_layout_under_the_pages_key(proxy):
+    """nginx's $arg_lang takes the first of LANG=fr&lang=en (names compared in any case) where the
+    app reads lang=en, and the app decodes l%61ng where nginx does not: such a query must not put
+    its answer in the cache under the key of the page's own poll."""
+    view = new_game(proxy, rounds=2)["view_token"]
+    for trick, victim in (
+        ("LANG=fr&layout=board&lang=en", "layout=board&lang=fr"),
+        ("layout=board&l%61ng=de&lang=en", "layout=board&lang=en"),
+        ("LAYOUT=screen&layout=board&lang=en", "layout=screen&lang=en"),
+        ("layout=board&lang=en&l%61yout=screen", "layout=board&lang=en"),
+    ):
+        assert request(proxy, "GET", f"/b/{view}/live?{trick}")[0] == 200
+        status, _, body = request(proxy, "GET", f"/b/{view}/live?{victim}")
+        # The fragment polls its own URL: the page's query in its own language and layout.
+        polls = html.unescape(re.search(r'hx-get="([^"]+)"', body.decode()).group(1))
+        assert (status, polls) == (200, f"/b/{view}/live?{victim}"), trick
+
+
+def test_browsers_and_host_names_share_one_entry_per_board(proxy):
+    """Chrome, Firefox and Safari each write their Accept-Encoding their own way, and a client may
+    send any Host: one board is still one entry, asked of the app once a second."""
+    view = new_game(proxy, rounds=2)["view_token"]
+    path = poll_path(proxy, view)
+    chrome = {"Accept-Encoding": "gzip, deflate, br, zstd"}
+    for _ in range(1000):
+        if request(proxy, "GET", path, headers=chrome)[1]["X-Cache-Status"] == "HIT":
+            break
+    for other in (
+        {"Accept-Encoding": "gzip, deflate, br"},
+        {"Accept-Encoding": "br, gzip"},
+        {**chrome, "Host": "x.example"},
+    ):
+        status, headers, _ = request(proxy, "GET", path, headers=other)
+        assert (status, headers["Content-Encoding"]) == (200, "br")
+        assert headers["X-Cache-Status"] in FROM_CACHE, other
 
 
 def test_a_save_is_on_the_board_within_a_second(proxy):
