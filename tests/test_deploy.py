@@ -10,7 +10,10 @@ import datetime
 import gzip
 import html
 import json
+import os
 import re
+import signal
+import threading
 import time
 
 import pytest
@@ -61,7 +64,7 @@ def stack(tmp_path_factory):
             )
             for n in (1, 2)
         ]
-        yield stack.enter_context(nginx([instance.port for instance in instances], tmp / "nginx")), tmp
+        yield stack.enter_context(nginx([instance.port for instance in instances], tmp / "nginx")), tmp, instances
 
 
 @pytest.fixture(scope="module")
@@ -214,6 +217,47 @@ def test_a_save_is_on_the_board_within_a_second(proxy):
             shown = f"last saved: round {number}" in body.decode()
         assert shown, f"round {number} not on the board {STALE_S} s after its save"
         assert f'id="board-round-{number}"' in body.decode()
+
+
+def test_a_hung_instance_keeps_a_board_stale_for_seconds_not_half_a_minute(proxy, stack):
+    """An instance that takes connections but does not answer (stopped here; in life, every worker
+    stuck): the one request renewing a board's entry may be the one sent there, and every viewer
+    gets the old board while it waits. The poll's own timeout (3 s, then the other instance)
+    bounds that wait, where the proxied pages' 30 s would leave the board half a minute behind."""
+    hung, alive = stack[2]
+    game = new_game(proxy, rounds=2)
+    other = new_game(proxy, rounds=2)
+    path, other_path = poll_path(proxy, game["view_token"]), poll_path(proxy, other["view_token"])
+    pids = [hung.process.pid, *hung.workers()]
+    waits, renewals_waited = [], 0
+    for process in pids:
+        os.kill(process, signal.SIGSTOP)
+    try:
+        # Two rounds, one request apart (nginx takes the instances in turn): one of the two renewals
+        # of the board's entry goes to the hung instance.
+        for number, shift in ((3, 0), (4, 1)):
+            for _ in range(shift):  # a poll of another board, left waiting on its own
+                threading.Thread(target=request, args=(proxy, "GET", other_path), daemon=True).start()
+            status, _, data = request(
+                alive,
+                "POST",
+                f"/api/v1/games/{game['id']}/rounds",
+                {**ROUNDS[number - 1], "number": number},
+                bearer(game["edit_token"]),
+            )
+            assert status == 201, data
+            saved = time.monotonic()
+            while True:
+                status, headers, body = request(proxy, "GET", path)
+                renewals_waited += headers["X-Cache-Status"] == "UPDATING"
+                if f"last saved: round {number}" in body.decode() or time.monotonic() > saved + 40:
+                    break
+            waits.append(time.monotonic() - saved)
+    finally:
+        for process in pids:
+            os.kill(process, signal.SIGCONT)
+    assert renewals_waited, "no renewal went to the hung instance"
+    assert max(waits) < STALE_S + 3 + 1, waits
 
 
 def test_static_files_come_from_nginx_with_long_caching_for_built_files(proxy, stack):
