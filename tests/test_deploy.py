@@ -188,6 +188,9 @@ def test_browsers_and_host_names_share_one_entry_per_board(proxy):
         status, headers, _ = request(proxy, "GET", path, headers=other)
         assert (status, headers["Content-Encoding"]) == (200, "br")
         assert headers["X-Cache-Status"] in FROM_CACHE, other
+    # A coding the client refuses is never the one it gets.
+    status, headers, _ = request(proxy, "GET", path, headers={"Accept-Encoding": "br;q=0, gzip"})
+    assert (status, headers["Content-Encoding"]) == (200, "gzip")
 
 
 def test_a_save_is_on_the_board_within_a_second(proxy):
