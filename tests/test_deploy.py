@@ -28,6 +28,7 @@ from scorepad.extensions import db
 
 from .gunicorn_server import ROOT, bearer, free_port, gunicorn, request
 from .nginx_server import DEPLOY, NginxServer, config_test, main_conf, nginx
+from .test_api_events import NIGHT
 
 pytestmark = pytest.mark.server
 
@@ -193,18 +194,33 @@ def test_browsers_and_host_names_share_one_entry_per_board(proxy):
     assert (status, headers["Content-Encoding"]) == (200, "gzip")
 
 
+def cached(proxy: NginxServer, path: str) -> bytes:
+    """The poll ``path`` once nginx answers it from a fresh entry (HIT): its body."""
+    for _ in range(1000):  # a second's worth of polls at most: the first or second is a HIT
+        status, headers, body = request(proxy, "GET", path)
+        if headers["X-Cache-Status"] == "HIT":
+            break
+    assert (status, headers["X-Cache-Status"]) == (200, "HIT")
+    return body
+
+
+def shown_in_time(proxy: NginxServer, path: str, saved: float, marker: str, present: bool = True) -> bytes | None:
+    """Polls of ``path`` back to back from ``saved`` (a monotonic time) until the body has ``marker``
+    (``present``; else until it no longer has it), at most STALE_S later: that body, or None."""
+    while time.monotonic() < saved + STALE_S:
+        body = request(proxy, "GET", path)[2]
+        if (marker in body.decode()) == present:
+            return body
+    return None
+
+
 def test_a_save_is_on_the_board_within_a_second(proxy):
     """Twice (a save lands anywhere in nginx's second): the board in nginx's cache, a round
     saved, then polls back to back until the board shows it."""
     game = new_game(proxy, rounds=2)
     path = poll_path(proxy, game["view_token"])
     for number in (3, 4):
-        for _ in range(1000):  # a second's worth of polls at most: the first or second is a HIT
-            status, headers, body = request(proxy, "GET", path)
-            if headers["X-Cache-Status"] == "HIT":
-                break
-        assert (status, headers["X-Cache-Status"]) == (200, "HIT")
-        assert f"last saved: round {number - 1}" in body.decode()
+        assert f"last saved: round {number - 1}" in cached(proxy, path).decode()
         status, _, data = request(
             proxy,
             "POST",
@@ -213,13 +229,29 @@ def test_a_save_is_on_the_board_within_a_second(proxy):
             bearer(game["edit_token"]),
         )
         assert status == 201, data
-        saved = time.monotonic()
-        shown = False
-        while not shown and time.monotonic() < saved + STALE_S:
-            status, _, body = request(proxy, "GET", path)
-            shown = f"last saved: round {number}" in body.decode()
-        assert shown, f"round {number} not on the board {STALE_S} s after its save"
+        body = shown_in_time(proxy, path, time.monotonic(), f"last saved: round {number}")
+        assert body is not None, f"round {number} not on the board {STALE_S} s after its save"
         assert f'id="board-round-{number}"' in body.decode()
+
+
+def test_a_save_at_a_table_is_on_the_nights_board_within_a_second(proxy):
+    """A club night's board (/n/<view token>/live) through the same cache: a round saved at a
+    table changes the night's board within the second."""
+    status, _, data = request(proxy, "POST", "/api/v1/events", NIGHT)
+    assert status == 201, data
+    night = json.loads(data)
+    status, _, page = request(proxy, "GET", f"/n/{night['view_token']}")
+    assert status == 200
+    path = html.unescape(re.search(r'hx-get="(/n/[^"]+/live\?[^"]+)"', page.decode()).group(1))
+    before = re.search(r'data-etag="([^"]+)"', cached(proxy, path).decode()).group(1)
+    first = night["sessions"][0]["tables"][0]
+    round_doc = {"contract": "no-tricks", "doubles": [], "outcome": {"tricks": [3, 4, 2, 4]}}
+    status, _, data = request(
+        proxy, "POST", f"/api/v1/games/{first['game_id']}/rounds", round_doc, bearer(first["edit_token"])
+    )
+    assert status == 201, data
+    body = shown_in_time(proxy, path, time.monotonic(), f'data-etag="{before}"', present=False)
+    assert body is not None, f"the night's board unchanged {STALE_S} s after a table's save"
 
 
 def test_a_hung_instance_keeps_a_board_stale_for_seconds_not_half_a_minute(proxy, stack):
