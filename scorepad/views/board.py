@@ -158,18 +158,33 @@ def revalidate(etag: str, varies: bool, shared: bool = False) -> tuple[dict[str,
     client's copy has that ETag (None otherwise). The ETag is weak. ``Cache-Control``: an answer
     whose language came from the request (``varies``) is ``private, no-cache`` with ``Vary``
     (only the browser keeps it, and asks again at each use); else :data:`SHARED_POLL` when
-    ``shared`` (a public board's poll), else ``no-cache``."""
-    headers = {"ETag": f'W/"{etag}"', "Cache-Control": SHARED_POLL if shared else "no-cache"}
-    if shared and not varies:
+    ``shared`` (a public board's poll) and its query is the page's own (:func:`plain_query`), else
+    ``private, no-cache`` for a public board's poll, else ``no-cache``."""
+    public = shared and not varies and plain_query()
+    private = varies or (shared and not public)
+    headers = {"ETag": f'W/"{etag}"', "Cache-Control": SHARED_POLL if public else "no-cache"}
+    if private:
+        headers["Cache-Control"] = "private, no-cache"
+    if public:
         # nginx counts a cached answer's life in whole seconds: max-age=1 keeps it to the end of the
         # next second (up to 2 s). This (nginx's own header, not passed on) ends it with this second.
         headers["X-Accel-Expires"] = f"@{int(time.time())}"
     if varies:
-        headers["Cache-Control"] = "private, no-cache"
         headers["Vary"] = "Accept-Language, Cookie"
     if request.if_none_match.contains_weak(etag):
         return headers, Response(status=304, headers=headers)
     return headers, None
+
+
+def plain_query() -> bool:
+    """Whether the request's query string is only ``lang`` and ``layout`` (or ``lang`` alone),
+    each once, written as is (no percent-encoding, no ``+``), as the board pages poll. Only such a
+    poll's answer may be kept by a shared cache: a cache's key reads the query its own way (nginx's
+    ``$arg_lang`` takes the first of ``LANG=fr&lang=en``, where the app reads ``en``; the app decodes
+    ``l%61ng``, nginx does not), so another query could store one language's answer under another's key."""
+    names = sorted(name for name, _ in request.args.items(multi=True))
+    written = "&".join(f"{name}={value}" for name, value in request.args.items(multi=True))
+    return names in (["lang"], ["lang", "layout"]) and request.query_string == written.encode()
 
 
 def live_request(layouts: tuple[str, ...]) -> tuple[str, str, bool]:
