@@ -80,6 +80,19 @@ def new_game(proxy: NginxServer, rounds: int) -> dict:
     return json.loads(data)
 
 
+def save_round(server, game: dict, number: int) -> None:
+    """Save the example's round ``number`` (its number sent) to ``game`` through ``server`` (nginx
+    or an instance), with the game's edit token."""
+    status, _, data = request(
+        server,
+        "POST",
+        f"/api/v1/games/{game['id']}/rounds",
+        {**ROUNDS[number - 1], "number": number},
+        bearer(game["edit_token"]),
+    )
+    assert status == 201, data
+
+
 def poll_path(proxy: NginxServer, view_token: str) -> str:
     """The URL the board page polls (its hx-get), read from the page."""
     status, _, page = request(proxy, "GET", f"/b/{view_token}")
@@ -222,14 +235,7 @@ def test_a_save_is_on_the_board_within_a_second(proxy):
     path = poll_path(proxy, game["view_token"])
     for number in (3, 4):
         assert f"last saved: round {number - 1}" in cached(proxy, path).decode()
-        status, _, data = request(
-            proxy,
-            "POST",
-            f"/api/v1/games/{game['id']}/rounds",
-            {**ROUNDS[number - 1], "number": number},
-            bearer(game["edit_token"]),
-        )
-        assert status == 201, data
+        save_round(proxy, game, number)
         body = shown_in_time(proxy, path, time.monotonic(), f"last saved: round {number}")
         assert body is not None, f"round {number} not on the board {STALE_S} s after its save"
         assert f'id="board-round-{number}"' in body.decode()
@@ -283,14 +289,7 @@ def test_a_hung_instance_keeps_a_board_stale_for_seconds_not_half_a_minute(proxy
         # Rounds saved one after another: nginx sends each renewal of the board's entry to the next
         # instance in turn, so one of the first two goes to the hung instance (then it is left out).
         for number in range(3, 7):
-            status, _, data = request(
-                alive,
-                "POST",
-                f"/api/v1/games/{game['id']}/rounds",
-                {**ROUNDS[number - 1], "number": number},
-                bearer(game["edit_token"]),
-            )
-            assert status == 201, data
+            save_round(alive, game, number)
             saved = time.monotonic()
             while True:
                 status, headers, body = request(proxy, "GET", path)
