@@ -64,6 +64,18 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
+def _no_automatic_prepare(dbapi_connection: Any, _record: Any) -> None:
+    """Turn off psycopg's own prepared statements on a new PostgreSQL connection
+    (``prepare_threshold = None``). psycopg prepares a query after its fifth run on a connection,
+    and after rolling back a transaction in which it did, it sends ``DEALLOCATE ALL``, which drops
+    the board's prepared ETag lookup too (:func:`read_row`): with every page view's rollback the
+    next poll found its statement gone and prepared it again (three round trips and an error in
+    PostgreSQL's log each time), where one round trip was the point. The ORM's statements are
+    then planned at each run, as without psycopg's cache."""
+    if hasattr(dbapi_connection, "prepare_threshold"):
+        dbapi_connection.prepare_threshold = None
+
+
 def _closed_by_server(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
     """The pool's checkout check of a psycopg 3 connection: raises
     :class:`sqlalchemy.exc.DisconnectionError` (the pool then opens a new connection, up to
@@ -87,8 +99,8 @@ def _closed_by_server(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
 _STAMPS: dict[tuple[str, str, str], tuple[str, tuple[str, ...] | None]] = {}
 #: The pool entry's ``info`` key of the stamp statements prepared on that connection (by name).
 PREPARED = "scorepad_prepared"
-#: PostgreSQL's SQLSTATE of an unknown prepared statement: psycopg sends ``DEALLOCATE ALL``
-#: after rolling back a transaction in which it prepared statements of its own.
+#: PostgreSQL's SQLSTATE of an unknown prepared statement (dropped by a ``DEALLOCATE ALL`` sent
+#: by something else than psycopg, whose own preparing is off: :func:`_no_automatic_prepare`).
 UNKNOWN_STATEMENT = "26000"
 
 
@@ -125,7 +137,7 @@ def read_row(query: Select, name: str, value: str) -> tuple[str | None, ...] | N
     (``psycopg.pq``), outside any transaction, so the pool's reset on return has nothing to
     roll back and sends nothing; the checkout check sends nothing either
     (:func:`_closed_by_server`). Half the client CPU of a psycopg cursor (bench/federation.py).
-    A statement dropped since (psycopg's ``DEALLOCATE ALL`` after a rollback) is prepared
+    A statement dropped since (a ``DEALLOCATE ALL``) is prepared
     again. libpq waits for the answer without yielding, so a gevent worker
     (``gunicorn.conf.py``) runs the query through a psycopg cursor in autocommit instead,
     which waits cooperatively. SQLite: its cursor.
@@ -213,3 +225,4 @@ def init_app(app: Flask) -> None:
                 event.listen(engine, "connect", _sqlite_pragmas)
             if engine.dialect.name == "postgresql" and not event.contains(engine, "checkout", _closed_by_server):
                 event.listen(engine, "checkout", _closed_by_server)
+                event.listen(engine, "connect", _no_automatic_prepare)

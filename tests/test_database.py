@@ -68,8 +68,9 @@ class Trace:
         event.remove(self.engine, "checkout", self._on)
         event.remove(self.engine, "checkin", self._off)
         self.file.seek(0)
+        self.text = self.file.read()
         # Lines read "F 13 Query ..." (sent by the client, F) or "B ..." (sent by the server).
-        self.sent = [match.group(1) for match in re.finditer(r"^F\s+\d+\s+(\w+)", self.file.read(), re.M)]
+        self.sent = [match.group(1) for match in re.finditer(r"^F\s+\d+\s+(\w+)", self.text, re.M)]
         self.file.close()
 
     def round_trips(self) -> int:
@@ -116,6 +117,33 @@ def test_a_304_is_one_round_trip(app, client, board, tmp_path):
     assert trace.sent == ["Bind", "Describe", "Execute", "Sync"]
 
 
+def test_a_poll_after_saves_and_a_page_view_is_still_one_round_trip(app, client, tmp_path):
+    """Saves commit, so psycopg, had it prepared their statements itself (after a query's fifth
+    run on a connection), would keep them until a rollback (a page view's end) and then send
+    DEALLOCATE ALL, dropping the poll's statement too: the next poll would fail, prepare and run
+    again (three round trips, an error in the server's log)."""
+    with app.app_context():
+        stored, _ = services.create_game({**EXAMPLE["game"], "rounds": EXAMPLE["game"]["rounds"][:2]})
+        game_id, edit, view = stored.id, stored.edit_token, stored.view_token
+        db.session.remove()
+    url = f"/b/{view}/live?layout=board&lang=en"
+    etag = client.get(url).headers["ETag"]
+    for number in range(3, 15):  # twelve saves over the pool's two connections: past five runs of each query
+        response = client.post(
+            f"/api/v1/games/{game_id}/rounds",
+            json={**EXAMPLE["game"]["rounds"][number - 1], "number": number},
+            headers={"Authorization": f"Bearer {edit}"},
+        )
+        assert response.status_code == 201, response.get_data(as_text=True)
+    etag = client.get(url).headers["ETag"]
+    with Trace(app, tmp_path) as trace:
+        assert client.get(f"/b/{view}").status_code == 200  # a page view: read, then rolled back
+    assert "DEALLOCATE" not in trace.text
+    with Trace(app, tmp_path) as trace:
+        assert client.get(url, headers={"If-None-Match": etag}).status_code == 304
+    assert trace.sent == ["Bind", "Describe", "Execute", "Sync"]
+
+
 def test_a_poll_after_a_save_reads_the_new_stamp_in_one_round_trip(app, client, board, tmp_path):
     url, etag = board
     with app.app_context():
@@ -154,7 +182,7 @@ def test_a_statement_the_server_dropped_is_prepared_again(app, client, board, tm
         connection = db.engine.raw_connection()  # the pool's one connection, which prepared the poll's statement
         assert "game" in connection.info[database.PREPARED]
         cursor = connection.cursor()
-        cursor.execute("DEALLOCATE ALL")  # as psycopg does after rolling back a transaction it prepared in
+        cursor.execute("DEALLOCATE ALL")  # as psycopg would after a rollback, were its own preparing on
         cursor.close()
         connection.commit()
         connection.close()
