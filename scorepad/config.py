@@ -27,7 +27,7 @@ class Config:
     # No pool_pre_ping: it costs a round trip (SELECT 1) per request. A pooled PostgreSQL
     # connection is checked without one instead (scorepad/database.py: a connection the server
     # closed, as at a restart, is replaced before use). The pool's sizes per process (a
-    # gevent process serves many requests at once; deploy/ runs fewer, threaded ones):
+    # gevent process serves many requests at once; deploy/'s sync workers one each, 2 + 1):
     # DB_POOL_SIZE kept open, DB_MAX_OVERFLOW more opened under load and closed after.
     SQLALCHEMY_ENGINE_OPTIONS = (
         {}

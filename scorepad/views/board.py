@@ -161,10 +161,8 @@ def revalidate(etag: str, varies: bool, shared: bool = False) -> tuple[dict[str,
     ``shared`` (a public board's poll) and its query is the page's own (:func:`plain_query`), else
     ``private, no-cache`` for a public board's poll, else ``no-cache``."""
     public = shared and not varies and plain_query()
-    private = varies or (shared and not public)
-    headers = {"ETag": f'W/"{etag}"', "Cache-Control": SHARED_POLL if public else "no-cache"}
-    if private:
-        headers["Cache-Control"] = "private, no-cache"
+    cache = SHARED_POLL if public else "private, no-cache" if varies or shared else "no-cache"
+    headers = {"ETag": f'W/"{etag}"', "Cache-Control": cache}
     if public:
         # nginx counts a cached answer's life in whole seconds: max-age=1 keeps it to the end of the
         # next second (up to 2 s). This (nginx's own header, not passed on) ends it with this second.
