@@ -46,7 +46,6 @@ import os
 import random
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -60,7 +59,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from board_load import EXAMPLE, Saves, call, ensure_wrk, print_row, quantile, save_rounds, wrk  # noqa: E402 (bench/)
 from event_load import PER_SEAT_FIELDS, SEAT_FIELDS, turned  # noqa: E402
-from server import BIN, HOST, ROOT, start_gunicorn  # noqa: E402
+from server import HOST, start_gunicorn, upgrade  # noqa: E402
 
 from scorepad.scoring import ScoringError, parse_game  # noqa: E402
 from scorepad.scoring.document import parse_round, round_to_dict  # noqa: E402
@@ -538,14 +537,7 @@ def club_load(args) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="club-load-"))
     database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp / 'club-load.sqlite3'}"
     env = {**os.environ, "DATABASE_URL": database_url}
-    subprocess.run(
-        [str(BIN / "flask"), "--app", "scorepad", "db", "upgrade"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    upgrade(env)
     print(
         f"importing {args.members} members and {args.games} games of 28 rounds (load {os.getloadavg()[0]:.1f})",
         flush=True,

@@ -35,6 +35,18 @@ def healthy(port: int) -> bool:
         connection.close()
 
 
+def upgrade(env: dict[str, str]) -> None:
+    """``flask db upgrade`` with the environment ``env`` (its DATABASE_URL names the database)."""
+    subprocess.run(
+        [str(BIN / "flask"), "--app", "scorepad", "db", "upgrade"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
 def start_gunicorn(
     database_url: str, env: dict[str, str], args: tuple[str, ...] = (), port: int | None = None, migrate: bool = True
 ) -> tuple[subprocess.Popen, int]:
@@ -45,14 +57,7 @@ def start_gunicorn(
     does not within 30 s)."""
     full_env = {**os.environ, "DATABASE_URL": database_url, **env}
     if migrate:
-        subprocess.run(
-            [str(BIN / "flask"), "--app", "scorepad", "db", "upgrade"],
-            cwd=ROOT,
-            env=full_env,
-            check=True,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        upgrade(full_env)
     port = port or free_port()
     process = subprocess.Popen(
         [str(BIN / "gunicorn"), "--bind", f"{HOST}:{port}", *args, "scorepad:create_app()"],
