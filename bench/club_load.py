@@ -5,7 +5,7 @@ default config (gunicorn.conf.py, as the Procfile runs it) on a fresh SQLite fil
 DATABASE_URL: an empty database). Run by hand: `make bench-club` or `.venv/bin/python bench/club_load.py`.
 
 1. Import (in this process, not through the API): the club and its members through
-   ``scorepad.clubs``; then the games, their rounds, their history (a ``record`` entry per
+   ``scorepad.services.clubs``; then the games, their rounds, their history (a ``record`` entry per
    round, as a game played at the table has) and their per-game results in a few multi-row
    ``INSERT``s (SQLAlchemy Core, ``executemany``). Each game is the example tournament game
    (tests/data/examples/tournament-full.json) turned to a first declarer drawn at random, each
@@ -13,7 +13,7 @@ DATABASE_URL: an empty database). Run by hand: `make bench-club` or `.venv/bin/p
    by the engine's ``parse_round``: otherwise the round is kept as it was), played by 4 of the
    members drawn at random (1 game in 20 with a guest), dated over a season. The results rows
    are the engine's (``scoring.club.seat_results``) as ``clubs.refresh_results`` stores them;
-   the ratings are ``scorepad.rating.catch_up``'s, run twice: the second run, every game marked
+   the ratings are ``scorepad.services.rating.catch_up``'s, run twice: the second run, every game marked
    unrated again, is the **rating replay** of the last line (what an edit of the season's first
    game asks for), in this process.
 2. Pages, one client on loopback, one request at a time (server time: the app has no
@@ -132,13 +132,14 @@ def import_club(database_url: str, args, rng: random.Random) -> Club:
     """Migrate ``database_url`` and fill it with the benchmark's club (see the module's docstring)."""
     from sqlalchemy import func, insert, select, update
 
-    from scorepad import clubs, create_app, rating
+    from scorepad import create_app
     from scorepad.config import database_url as driver_url
     from scorepad.extensions import db
     from scorepad.models import StoredGame, StoredHistory, StoredResult, StoredRound, token_digest
     from scorepad.scoring import preset_to_dict
     from scorepad.scoring.club import seat_results
-    from scorepad.services import CONFIRM, VIEW
+    from scorepad.services import clubs, rating
+    from scorepad.services.games import CONFIRM, VIEW
     from scorepad.tokens import derive_token, new_token
 
     url = driver_url(database_url)

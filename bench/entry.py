@@ -35,9 +35,10 @@ from werkzeug.serving import make_server
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scorepad import create_app, services  # noqa: E402
+from scorepad import create_app  # noqa: E402
 from scorepad.config import TestConfig  # noqa: E402
 from scorepad.extensions import db  # noqa: E402
+from scorepad.services import games  # noqa: E402
 
 EXAMPLES = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "tests" / "data" / "examples"
 CHROMIUM_ARGS = [
@@ -225,7 +226,7 @@ def main() -> None:
             example = json.loads(path.read_text())
             game, expected = example["game"], example["expected"]
             with app.app_context():
-                stored, _ = services.create_game({**game, "rounds": []})
+                stored, _ = games.create_game({**game, "rounds": []})
                 token = stored.edit_token
             context = browser.new_context(**{**device, "viewport": {"width": 390, "height": 844}})
             page = context.new_page()

@@ -4,7 +4,7 @@ members ticked for a club night.
 
 As in :mod:`scorepad.forms`, the forms only collect what was typed and build the club's
 document (``POST /api/v1/clubs``); the engine (``scorepad.scoring.club``, through
-:mod:`scorepad.clubs`) decides what is valid, and ``add_engine_error`` puts its refusal next to
+:mod:`scorepad.services.clubs`) decides what is valid, and ``add_engine_error`` puts its refusal next to
 the field its path names.
 """
 

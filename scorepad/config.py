@@ -46,13 +46,13 @@ class Config:
     # recent games: keep it as long as browsers allow (Chrome caps cookies at 400 days).
     PERMANENT_SESSION_LIFETIME = timedelta(days=400)
     # A game started without a date is dated today in its time zone by this clock: None is the
-    # system's; a test sets a function returning an aware datetime (scorepad.services.clock).
+    # system's; a test sets a function returning an aware datetime (scorepad.services.common.clock).
     CLOCK = None
     # A club night's draws (seating, seat order, first declarers) come from this: None is the
-    # system's random source; a test sets a function returning a random.Random (scorepad.events.night_random).
+    # system's random source; a test sets a function returning a random.Random (scorepad.services.nights.night_random).
     EVENT_RANDOM = None
     # A club's ratings are replayed inside the save that changed them when at most this many
-    # complete games follow (a game finishing: one); a longer replay runs after the answer (scorepad.rating).
+    # complete games follow (a game finishing: one); a longer replay runs after the answer (scorepad.services.rating).
     RATING_INLINE_REPLAY = 30
     LANGUAGES = ["en", "de", "nl", "fr"]
     BABEL_DEFAULT_LOCALE = "en"

@@ -3,7 +3,7 @@ organiser's new night, a hand change to the seating, a director's adjustment.
 
 As in :mod:`scorepad.forms`, the forms only collect what was typed and build the night's
 document (``barbu-scorepad/event@1``); the engine (``scorepad.scoring.event``, through
-:mod:`scorepad.events`) decides what is valid, and :meth:`NewEventForm.add_engine_error` puts its
+:mod:`scorepad.services.nights`) decides what is valid, and :meth:`NewEventForm.add_engine_error` puts its
 refusal next to the field its path names.
 """
 

@@ -42,7 +42,7 @@ def token_digest(token: str) -> str:
     as hard as guessing the token, so a leaked backup opens nothing; and the database
     compares this digest, never the token itself, so the time an index lookup takes tells a
     guesser nothing about how much of a token they got right
-    (:func:`scorepad.services.find_by_token`)."""
+    (:func:`scorepad.services.games.find_by_token`)."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 
@@ -57,7 +57,7 @@ class StoredGame(Model):
     columns but the tokens of whoever holds them in this request, set by
     :mod:`scorepad.services` when it creates the game or finds it by a token (``edit_token``
     only for the holder of the edit token; the view token is derived from it:
-    :func:`scorepad.services.view_token_of`); both are None on a game loaded otherwise."""
+    :func:`scorepad.services.games.view_token_of`); both are None on a game loaded otherwise."""
 
     __tablename__ = "games"
     __table_args__ = (Index("ix_games_event_updated", "event_id", "updated_at"),)
@@ -84,25 +84,25 @@ class StoredGame(Model):
     # the round object of game-format.md}; None once a round is saved, edited or undone again.
     undone: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     # Once the table played again (issue 13, Play again): the rematch's edit token sealed with a
-    # key from this game's edit token (scorepad.services.start_rematch), so every later tap opens
+    # key from this game's edit token (scorepad.services.rematch.start_rematch), so every later tap opens
     # that same game; None before.
     rematch_sealed: Mapped[str | None] = mapped_column(String(200))
     # A club night's table (issue 14): the night, its session (1-based) and the table's number in
     # it; None for a game of its own. Its edit token is derived from the night's director token
-    # (scorepad.events.table_token).
+    # (scorepad.services.nights.table_token).
     # Indexed with updated_at (ix_games_event_updated): a night's games, and their latest save
-    # read from the index alone (the event board's ETag, scorepad.events.event_stamp).
+    # read from the index alone (the event board's ETag, scorepad.services.nights.event_stamp).
     event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
     # Whether a second phone checks the rounds (issue 15; scoring.trust): off | optional | required.
     confirmation: Mapped[str] = mapped_column(String(10), default="optional", server_default="optional")
     # token_digest of the confirm token, derive_token(edit token, "confirm") (the witness's phone);
     # None for a game started before issue 15 until its scorer's page is opened
-    # (scorepad.services.confirm_token_of).
+    # (scorepad.services.confirmation.confirm_token_of).
     confirm_digest: Mapped[str | None] = mapped_column(String(64), unique=True, index=True)
     session_number: Mapped[int | None] = mapped_column(Integer)
     table_number: Mapped[int | None] = mapped_column(Integer)
     # A club's game (issue 16): the club, and its players' member ids as sent (a list of 4, None
-    # for a guest; kept as they were when a member is merged into another: scorepad.clubs).
+    # for a guest; kept as they were when a member is merged into another: scorepad.services.clubs).
     club_id: Mapped[int | None] = mapped_column(ForeignKey("clubs.id", ondelete="SET NULL"), index=True)
     members: Mapped[list[str | None] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -113,7 +113,7 @@ class StoredGame(Model):
     # Held, never stored: see the class's docstring.
     edit_token: str | None = None
     view_token: str | None = None
-    # Held: the club whose ratings a round write of this game changed (scorepad.clubs.refresh_results),
+    # Held: the club whose ratings a round write of this game changed (scorepad.services.clubs.refresh_results),
     # replayed after the commit; None otherwise (so a casual game's save reads nothing after its commit).
     rating_due: int | None = None
 
@@ -163,17 +163,17 @@ class StoredRound(Model):
     # The idempotency key the phone (or an API client) sent with the round: a retried save
     # whose first answer was lost finds its round here instead of storing it twice. With it,
     # the SHA-256 (hex) of the request that stored the round: the same key with another
-    # round is refused (scorepad.services.request_digest).
+    # round is refused (scorepad.services.rounds.request_digest).
     client_key: Mapped[str | None] = mapped_column(String(64), unique=True, index=True)
     key_digest: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     game: Mapped[StoredGame] = relationship(back_populates="rounds")
-    # The round's digest (scorepad.services.round_digest) as it was saved, taken before the
+    # The round's digest (scorepad.services.rounds.round_digest) as it was saved, taken before the
     # commit: the answer's ETag, which must not re-read a row another phone may have undone since.
     saved_digest: str | None = None
     # Its status as saved, read with saved_digest (scoring.trust.STATUSES).
     saved_status: str | None = None
-    # The game as it stood when a witness checked this round (scorepad.services.confirm_round),
+    # The game as it stood when a witness checked this round (scorepad.services.confirmation.confirm_round),
     # read under the lock: the answer's round and standings, as another phone may undo it right after.
     saved_game: Game | None = None
 
@@ -203,7 +203,7 @@ class StoredPreset(Model):
     free-text notes and who may change it: the device that created it (``owner_device``,
     a random id in its session cookie) or, through the API, whoever holds its edit token
     (only its digest ``edit_digest`` is stored; ``edit_token`` is not a column but the token
-    itself, held on the row :func:`scorepad.services.create_preset` returns, to answer it once).
+    itself, held on the row :func:`scorepad.services.presets.create_preset` returns, to answer it once).
     ``public_id`` is unguessable (128 bits): knowing it lets one view, copy and play the
     preset (its page is the share link), never change it. Games copy the object when they
     start, so changing or deleting a preset never changes a game."""
@@ -265,8 +265,8 @@ class LimitCounter(Model):
     (a keyed hash of a device id or of a client address, never either itself) and the
     window's length; ``window_start``/``window_end`` are Unix seconds (the window is
     ``[start, end)``). One row per bucket and window, its ``count`` raised by one atomic
-    statement (:func:`scorepad.services.take_one`); rows whose window has ended are deleted
-    (:func:`scorepad.services.forget_ended_windows`)."""
+    statement (:func:`scorepad.services.limits.take_one`); rows whose window has ended are deleted
+    (:func:`scorepad.services.limits.forget_ended_windows`)."""
 
     __tablename__ = "limit_counters"
 
@@ -287,11 +287,11 @@ class StoredEvent(Model):
     Its tokens: the director's (``director_digest``) and the night's view token
     (``view_digest``), derived from it; only digests are stored. ``director_token`` and
     ``view_token`` are not columns but the tokens of whoever holds them in this request, set
-    by :mod:`scorepad.events` (``director_token`` only for the director). ``closed``: every
+    by :mod:`scorepad.services.nights` (``director_token`` only for the director). ``closed``: every
     table read-only (round writes and adjustments answer 409) until reopened.
     ``updated_at`` moves with every change to the night itself (an adjustment, a close, a
     reopen, a change of seating): with its games' ``updated_at`` it is the board's ETag
-    (:func:`scorepad.events.event_stamp`)."""
+    (:func:`scorepad.services.nights.event_stamp`)."""
 
     __tablename__ = "events"
     __allow_unmapped__ = True  # the two held tokens below are plain attributes, not columns
@@ -351,7 +351,7 @@ class StoredHistory(Model):
     ``{"rounds": [round, …]}``) and the ``note`` (a dispute's).
 
     Append-only: a row is added in the transaction of the change it records
-    (:mod:`scorepad.history`), so both are there or neither is; no code updates or deletes
+    (:mod:`scorepad.services.history`), so both are there or neither is; no code updates or deletes
     one (they go with their game). Undo and edit add rows; they never remove any."""
 
     __tablename__ = "history"
@@ -386,7 +386,7 @@ class StoredClub(Model):
     admin_digest: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     view_digest: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     # Moves on with every change the ladder reads (a complete game's results, the members, the
-    # settings): the key of each process's copy of the ladder (scorepad.clubs.club_ladder).
+    # settings): the key of each process's copy of the ladder (scorepad.services.clubs.club_ladder).
     stamp: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
@@ -414,8 +414,8 @@ class StoredResult(Model):
     the engine's :class:`~scorepad.scoring.club.SeatResult` with the game's ``date`` and
     ``created_at`` (the rating's order) and the seat's member (``member_id``: after a merge, the
     member merged into; None for a guest). Rewritten for the game inside the transaction of every
-    round write (:func:`scorepad.clubs.refresh_results`). ``mu`` / ``sigma``: the member's rating
-    after this game (complete games of members only; :mod:`scorepad.rating`), valid while
+    round write (:func:`scorepad.services.clubs.refresh_results`). ``mu`` / ``sigma``: the member's rating
+    after this game (complete games of members only; :mod:`scorepad.services.rating`), valid while
     ``rated``; a rewrite of a game that is or was complete clears ``rated`` until the ratings
     catch up (a game in play does not count for them)."""
 

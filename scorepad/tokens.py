@@ -47,12 +47,12 @@ def derive_token(parent: str, purpose: str) -> str:
     This is the one place capabilities are derived. Purposes in use:
 
     - ``"view"``: a game's view token from its edit token
-      (:func:`scorepad.services.view_token_of`; games started before it have a sealed random one),
-      and a club night's view token from its director token (:mod:`scorepad.events`, #14);
+      (:func:`scorepad.services.games.view_token_of`; games started before it have a sealed random one),
+      and a club night's view token from its director token (:mod:`scorepad.services.nights`, #14);
     - ``"table:<session>:<table>"`` (both 1-based, e.g. ``"table:2:3"``): a club night's table,
       its game's edit token from the night's director token
-      (:func:`scorepad.events.table_token`), and its game's view token from the night's view
-      token (:func:`scorepad.events.table_view_token`; the game keeps that one sealed with its
+      (:func:`scorepad.services.nights.table_token`), and its game's view token from the night's view
+      token (:func:`scorepad.services.nights.table_view_token`; the game keeps that one sealed with its
       edit token, as a game started before derived view tokens keeps its random one), so that
       the night's board links every table's board;
     - ``"confirm"``: a club night table's confirm token from its edit token (#14 shows it on

@@ -21,9 +21,11 @@ from typing import Any
 
 from sqlalchemy import event
 
-from scorepad import create_app, services
+from scorepad import create_app
 from scorepad.config import TestConfig
 from scorepad.extensions import db
+from scorepad.models import StoredGame
+from scorepad.services import confirmation, games, history, rounds
 
 # Round 3 of the game the test starts (Anne declares No Tricks; Beth doubles her), and round 1
 # changed: the worked No Queens with Beth's queen given to Cath.
@@ -38,7 +40,7 @@ EDIT = {
 def change(action: str, game_id: int, token: str, kill_at: int) -> None:
     """In a forked worker: the change ``action``, killed at statement ``kill_at``."""
     db.engine.dispose(close=False)  # the parent's pooled connections stay the parent's
-    found = services.authorize(game_id, token)
+    found = games.authorize(game_id, token)
     assert found is not None
     stored = found[0]
     count = 0
@@ -52,13 +54,13 @@ def change(action: str, game_id: int, token: str, kill_at: int) -> None:
     event.listen(db.engine, "before_cursor_execute", count_or_die)
     event.listen(db.engine, "commit", count_or_die)  # the last step: killed just before COMMIT
     if action == "record":
-        services.record_round(stored, RECORD)
+        rounds.record_round(stored, RECORD)
     elif action == "edit":
-        services.replace_round(stored, 1, EDIT)
+        rounds.replace_round(stored, 1, EDIT)
     elif action == "undo":
-        services.undo_round(stored)
+        rounds.undo_round(stored)
     else:
-        services.confirm_round(stored, 1)
+        confirmation.confirm_round(stored, 1)
 
 
 def main(url: str, *changes: str) -> None:
@@ -83,8 +85,8 @@ def kill_one_by_one(game_id: str, token: str, action: str) -> list[dict[str, Any
                 os._exit(0)  # a forked worker never returns into the parent's code
         _pid, status = os.waitpid(pid, 0)
         code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
-        stored = db.session.get(services.StoredGame, int(game_id))
-        runs.append({"kill_at": kill_at, "exit": code, "export": services.export_stored(stored)})
+        stored = db.session.get(StoredGame, int(game_id))
+        runs.append({"kill_at": kill_at, "exit": code, "export": history.export_stored(stored)})
         if code != -signal.SIGKILL:
             break
     return runs

@@ -15,9 +15,9 @@ import pytest
 import segno
 from sqlalchemy import event, update
 
-from scorepad import services
 from scorepad.extensions import db
 from scorepad.models import StoredGame
+from scorepad.services import confirmation, games, rounds, stamps
 from tests.test_names import without_isolates
 
 EXAMPLE = json.loads((Path(__file__).parent / "data" / "examples" / "tournament-full.json").read_text())
@@ -28,14 +28,15 @@ EXPECTED = EXAMPLE["expected"]
 def start(app, rounds=0):
     """Store the example with its first ``rounds`` rounds: (game id, edit token, view token)."""
     with app.app_context():
-        stored, _ = services.create_game({**EXAMPLE["game"], "rounds": ROUNDS[:rounds]})
+        stored, _ = games.create_game({**EXAMPLE["game"], "rounds": ROUNDS[:rounds]})
         return stored.id, stored.edit_token, stored.view_token
 
 
 def change(app, game_id, action, *args):
     """Run a services use case on the stored game, as the scorer's phone would."""
     with app.app_context():
-        getattr(services, action)(db.session.get(StoredGame, game_id), *args)
+        use_case = getattr(rounds, action, None) or getattr(confirmation, action)
+        use_case(db.session.get(StoredGame, game_id), *args)
         db.session.remove()
 
 
@@ -203,8 +204,8 @@ def test_a_304_costs_one_query_and_no_scoring(app, client, monkeypatch):
     url = f"/b/{view}/live?layout=board&lang=en"
     etag = client.get(url).headers["ETag"]
     lookups = []
-    real_stamp = services.updated_stamp
-    monkeypatch.setattr(services, "updated_stamp", lambda token: lookups.append(token) or real_stamp(token))
+    real_stamp = stamps.updated_stamp
+    monkeypatch.setattr(stamps, "updated_stamp", lambda token: lookups.append(token) or real_stamp(token))
     statements = []  # what went through SQLAlchemy (the ORM session or Core), not the one driver-level lookup
     with app.app_context():
         engine = db.engine
@@ -224,15 +225,15 @@ def test_a_304_costs_one_query_and_no_scoring(app, client, monkeypatch):
 def test_the_etag_lookup_reads_the_games_updated_at(app):
     game_id, _, view = start(app, rounds=2)
     with app.app_context():
-        before = services.updated_stamp(view)
-        assert services.updated_stamp("x" * 32) is None
+        before = stamps.updated_stamp(view)
+        assert stamps.updated_stamp("x" * 32) is None
         db.session.execute(
             update(StoredGame)
             .where(StoredGame.id == game_id)
             .values(updated_at=datetime(2026, 11, 29, 20, 15, 3, tzinfo=UTC))
         )
         db.session.commit()
-        after = services.updated_stamp(view)
+        after = stamps.updated_stamp(view)
     assert before and after != before
     assert after.startswith("2026-11-29") and "20:15:03" in after
 

@@ -13,9 +13,9 @@ import re
 import pytest
 from openskill.models import PlackettLuce
 
-from scorepad import events, services
 from scorepad.scoring import BUILTIN
 from scorepad.scoring.presets import preset_to_dict
+from scorepad.services import games, nights
 
 API = "/api/v1"
 MINUS = "\u2212"
@@ -530,10 +530,10 @@ def test_a_night_for_the_club_takes_the_members_ticked_and_the_names_typed(app, 
     names = ("Anne", "Beth", "Cath", "Diana", "Emma", "Fay", "Hugo", "Ida")
     before = sum(int(row_of(html, name)[1]) for name in names)
     with app.app_context():
-        stored, _edit = services.find_by_token(events.table_token(director, 1, 1))
+        stored, _edit = games.find_by_token(nights.table_token(director, 1, 1))
         game_id = stored.id
     saved = client.post(
-        f"{API}/games/{game_id}/rounds", json=queens([1, 1, 1, 1]), headers=auth(events.table_token(director, 1, 1))
+        f"{API}/games/{game_id}/rounds", json=queens([1, 1, 1, 1]), headers=auth(nights.table_token(director, 1, 1))
     )
     assert saved.status_code == 201, saved.json
     html = client.get(f"/k/{admin}").text

@@ -1,7 +1,7 @@
 """Hostile probes of the clubs (issue 16): the stored ratings equal a replay from scratch after
 merges, imports with old dates, undos and rematches; security of the club's routes; bad input.
 
-The replay here is independent of scorepad.rating: every complete club game, in order of date,
+The replay here is independent of scorepad.services.rating: every complete club game, in order of date,
 creation and id, rated with openskill directly from the rounds' standings (tests compare the
 stored μ/σ of each results row with it)."""
 
@@ -11,8 +11,8 @@ from sqlalchemy import select, text
 
 from scorepad.extensions import db
 from scorepad.models import StoredClub, StoredGame, StoredMember, StoredResult
-from scorepad.rating import REPLAY_LOCK
 from scorepad.scoring import score
+from scorepad.services.rating import REPLAY_LOCK
 from tests.test_api import API, auth
 from tests.test_api_events import FirstSeat
 from tests.test_club_stats import GAMES, add_member, create_club, game_document, play, start_game, tr
@@ -223,7 +223,7 @@ def test_a_swap_that_would_seat_one_member_twice_is_refused(app, client):
 
 def test_a_save_while_another_replay_holds_the_club_answers_and_is_replayed_after_it(app, client):
     """A replay holds the club's replay lock until it commits (PostgreSQL: an advisory lock,
-    scorepad.rating._replay_lock). A save of a club game meanwhile does not wait for it (its own
+    scorepad.services.rating._replay_lock). A save of a club game meanwhile does not wait for it (its own
     replay is left for after the answer: "updating") and is replayed once that replay is done: the
     ratings are then those of a replay from scratch. (Before, two replays ran at once, and one that
     had read the results before the save could write last, putting back ratings computed without

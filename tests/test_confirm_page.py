@@ -12,9 +12,9 @@ import re
 
 import pytest
 
-from scorepad import services
 from scorepad.extensions import db
 from scorepad.models import StoredGame
+from scorepad.services import games, rounds
 from scorepad.tokens import derive_token
 from tests.test_director import NO_QUEENS, create_night, table_game
 from tests.test_names import without_isolates
@@ -26,14 +26,14 @@ ROUND_3 = {"contract": "no-tricks", "doubles": [], "outcome": {"tricks": [4, 3, 
 NOTE = "Beth took the last trick"
 
 
-def start(app, rounds=(ROUND_1, ROUND_2), **document):
-    """A game with ``rounds`` recorded one by one, as the scorer's phone saves them (an import
+def start(app, played=(ROUND_1, ROUND_2), **document):
+    """A game with ``played`` recorded one by one, as the scorer's phone saves them (an import
     would start them the same, provisional): (game id, edit token, view token, confirm token)."""
     with app.app_context():
-        stored, _ = services.create_game({"players": PLAYERS, "first_declarer": 0, "preset": "tournament", **document})
+        stored, _ = games.create_game({"players": PLAYERS, "first_declarer": 0, "preset": "tournament", **document})
         ids = stored.id, stored.edit_token, stored.view_token
-        for rnd in rounds:
-            services.record_round(db.session.get(StoredGame, ids[0]), rnd)
+        for rnd in played:
+            rounds.record_round(db.session.get(StoredGame, ids[0]), rnd)
         db.session.remove()
     # The confirm token as the spec derives it from the edit token (tokens.derive_token, "confirm").
     return (*ids, derive_token(ids[1], "confirm"))
@@ -118,7 +118,7 @@ def test_the_page_lists_the_waiting_rounds_newest_first_with_what_they_settle(ap
 
 
 def test_a_game_without_rounds_says_there_is_nothing_to_check(app, client):
-    _, _, _, confirm = start(app, rounds=())
+    _, _, _, confirm = start(app, played=())
     html = client.get(f"/c/{confirm}").text
     assert "Nothing to check" in html and "No round entered yet." in html
     assert "<article" not in html
@@ -235,7 +235,7 @@ def test_the_scorers_edit_makes_the_disputed_round_wait_again_and_the_old_form_i
     client.post(f"/c/{confirm}/rounds/2/dispute", data={"digest": old, "note": NOTE})
     with app.app_context():
         stored = db.session.get(StoredGame, game_id)
-        services.replace_round(stored, 2, {**ROUND_2, "outcome": {"tricks": [3, 4, 3, 3]}})
+        rounds.replace_round(stored, 2, {**ROUND_2, "outcome": {"tricks": [3, 4, 3, 3]}})
         db.session.remove()
     assert stored_rounds(app, game_id) == [("provisional", None), ("provisional", None)]
     assert 'id="disputed"' not in client.get(f"/g/{edit}").text  # the note went with the edit
@@ -255,7 +255,7 @@ def test_a_round_undone_since_the_page_showed_it_is_409(app, client):
     game_id, _, _, confirm = start(app)
     digest = digest_of(client.get(f"/c/{confirm}").text, 2)
     with app.app_context():
-        services.undo_round(db.session.get(StoredGame, game_id), 2)
+        rounds.undo_round(db.session.get(StoredGame, game_id), 2)
         db.session.remove()
     refused = client.post(f"/c/{confirm}/rounds/2/dispute", data={"digest": digest, "note": NOTE})
     assert refused.status_code == 409
@@ -304,7 +304,7 @@ def test_a_closed_night_says_so_and_offers_no_button(app, client):
     game_id, token = table_game(app, director, 1, 1)
     with app.app_context():
         # Without doubles: the table's first declarer is drawn, and a double's legality depends on it.
-        services.record_round(db.session.get(StoredGame, game_id), NO_QUEENS)
+        rounds.record_round(db.session.get(StoredGame, game_id), NO_QUEENS)
         db.session.remove()
     confirm = derive_token(token, "confirm")
     digest = digest_of(client.get(f"/c/{confirm}").text, 1)
@@ -344,7 +344,7 @@ def test_the_live_part_is_304_until_the_game_changes(app, client):
     # The page carries the same validator, so board.js skips an unchanged copy.
     assert f'data-etag="{etag[3:-1]}"' in client.get(f"/c/{confirm}").text
     with app.app_context():
-        services.record_round(
+        rounds.record_round(
             db.session.get(StoredGame, game_id),
             ROUND_3,
         )
@@ -377,7 +377,7 @@ def test_the_scorers_page_offers_the_confirm_link_as_a_qr_code(app, client):
 def test_the_witnesss_pages_speak_the_language_without_english_left(app, client, lang):
     from tests.test_translations import english_left, english_patterns, visible  # noqa: PLC0415 (slow to build)
 
-    _, edit, _, confirm = start(app, rounds=(ROUND_1, ROUND_2, ROUND_3))
+    _, edit, _, confirm = start(app, played=(ROUND_1, ROUND_2, ROUND_3))
     _, _, _, off = start(app, confirmation="off")
     patterns = english_patterns(lang)
     headers = {"Accept-Language": f"{lang},en;q=0.5"}

@@ -19,8 +19,9 @@ import pytest
 from psycopg import pq
 from sqlalchemy import event
 
-from scorepad import database, services
+from scorepad import database
 from scorepad.extensions import db
+from scorepad.services import games, rounds, stamps
 
 pytestmark = pytest.mark.postgresql
 
@@ -33,7 +34,7 @@ def board(app, client):
     with app.app_context():
         if db.engine.dialect.name != "postgresql":
             pytest.fail("run with TEST_DATABASE_URL on PostgreSQL (make test-postgres)")
-        stored, _ = services.create_game({**EXAMPLE["game"], "rounds": EXAMPLE["game"]["rounds"][:3]})
+        stored, _ = games.create_game({**EXAMPLE["game"], "rounds": EXAMPLE["game"]["rounds"][:3]})
         view = stored.view_token
         db.session.remove()
     url = f"/b/{view}/live?layout=board&lang=en"
@@ -123,7 +124,7 @@ def test_a_poll_after_saves_and_a_page_view_is_still_one_round_trip(app, client,
     DEALLOCATE ALL, dropping the poll's statement too: the next poll would fail, prepare and run
     again (three round trips, an error in the server's log)."""
     with app.app_context():
-        stored, _ = services.create_game({**EXAMPLE["game"], "rounds": EXAMPLE["game"]["rounds"][:2]})
+        stored, _ = games.create_game({**EXAMPLE["game"], "rounds": EXAMPLE["game"]["rounds"][:2]})
         game_id, edit, view = stored.id, stored.edit_token, stored.view_token
         db.session.remove()
     url = f"/b/{view}/live?layout=board&lang=en"
@@ -147,8 +148,8 @@ def test_a_poll_after_saves_and_a_page_view_is_still_one_round_trip(app, client,
 def test_a_poll_after_a_save_reads_the_new_stamp_in_one_round_trip(app, client, board, tmp_path):
     url, etag = board
     with app.app_context():
-        stored, _ = services.find_by_token(url.split("/")[2])
-        services.record_round(stored, EXAMPLE["game"]["rounds"][3])
+        stored, _ = games.find_by_token(url.split("/")[2])
+        rounds.record_round(stored, EXAMPLE["game"]["rounds"][3])
         db.session.remove()
     with Trace(app, tmp_path) as trace:
         changed = client.get(url, headers={"If-None-Match": etag})
@@ -169,8 +170,8 @@ def test_a_connection_the_server_closed_is_replaced_before_use(app, client, boar
     # So does a save through the ORM session, after the server closed its connections again.
     terminate(app, other_backends(app))
     with app.app_context():
-        stored, _ = services.find_by_token(url.split("/")[2])
-        services.record_round(stored, EXAMPLE["game"]["rounds"][3])
+        stored, _ = games.find_by_token(url.split("/")[2])
+        rounds.record_round(stored, EXAMPLE["game"]["rounds"][3])
         assert len(stored.rounds) == 4
         db.session.remove()
     assert client.get(url, headers={"If-None-Match": etag}).status_code == 200
@@ -198,9 +199,9 @@ def test_a_gevent_worker_reads_the_same_stamp_through_a_cursor(app, board, monke
     url, _ = board
     view = url.split("/")[2]
     with app.app_context():
-        prepared = services.updated_stamp(view)
+        prepared = stamps.updated_stamp(view)
         monkeypatch.setattr(database, "_cooperative", lambda: True)
-        cooperative = services.updated_stamp(view)
+        cooperative = stamps.updated_stamp(view)
         connection = db.engine.raw_connection()
         assert connection.driver_connection.autocommit is False  # left as the ORM expects it
         assert connection.driver_connection.info.transaction_status == pq.TransactionStatus.IDLE

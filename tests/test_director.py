@@ -8,7 +8,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from scorepad import events, services
+from scorepad.extensions import db
+from scorepad.models import StoredGame
+from scorepad.services import games, nights
 from scorepad.tokens import derive_token
 
 NAMES = ["Anne", "Beth", "Cath", "Diana", "Emma", "Fay", "Gwen", "Hope", "Iris", "June", "Kate", "Lena"]
@@ -44,9 +46,9 @@ def create_night(client, **changes) -> str:
 
 def table_game(app, director: str, session: int, table: int) -> tuple[int, str]:
     """The id and edit token of a table's game."""
-    token = events.table_token(director, session, table)
+    token = nights.table_token(director, session, table)
     with app.app_context():
-        found = services.find_by_token(token)
+        found = games.find_by_token(token)
         assert found is not None
         return found[0].id, token
 
@@ -84,7 +86,7 @@ def test_a_night_created_through_the_form_opens_the_console_with_its_tables(clie
             row = table_row(html, session, table)
             assert "0 of 28 rounds played" in row
             assert "not started" in row
-            assert f"/g/{events.table_token(director, session, table)}" in row
+            assert f"/g/{nights.table_token(director, session, table)}" in row
         assert f'data-table="{session}-4"' not in html
     assert "Sitting out" not in html
     # The leaderboard lists everyone, unranked before any round.
@@ -131,7 +133,7 @@ def test_a_bad_night_is_refused_naming_the_field_and_nothing_is_stored(app, clie
     with app.app_context():
         from scorepad.models import StoredEvent  # noqa: PLC0415 (the table, only to count it)
 
-        assert services.db.session.query(StoredEvent).count() == 0
+        assert db.session.query(StoredEvent).count() == 0
 
 
 def test_a_night_beyond_the_limit_is_refused_keeping_what_was_typed(app, client):
@@ -168,9 +170,9 @@ def test_a_table_without_a_save_for_ten_minutes_stands_out(app, client):
     app.config["CLOCK"] = lambda: datetime.now(UTC) + timedelta(minutes=11)
     with app.app_context():
         game_id, _token = table_game(app, director, 1, 2)
-        stored = services.db.session.get(services.StoredGame, game_id)
+        stored = db.session.get(StoredGame, game_id)
         stored.updated_at = datetime.now(UTC) + timedelta(minutes=10)
-        services.db.session.commit()
+        db.session.commit()
     html = client.get(f"/d/{director}").text
     first, second, third = (table_row(html, 1, n) for n in (1, 2, 3))
     assert "table-stale" in first and "No save for 10 min" in first
@@ -197,7 +199,7 @@ def test_the_leaderboard_ranks_the_players_of_a_started_table(app, client):
     director = create_night(client)
     assert save_round(client, app, director, 1, 1).status_code == 201
     with app.app_context():
-        found = events.find_event(director)
+        found = nights.find_event(director)
         assert found is not None
         seating = found[0].seating
     seats = seating[0]["tables"][0]["players"]
@@ -271,9 +273,9 @@ def test_a_closed_night_refuses_rounds_and_adjustments_until_reopened(app, clien
 def test_the_nights_view_token_does_not_open_the_directors_pages(app, client):
     director = create_night(client)
     with app.app_context():
-        found = events.find_event(director)
+        found = nights.find_event(director)
         assert found is not None
-        view = events.event_state(found[0], events.EventRole.DIRECTOR).stored.view_token
+        view = nights.event_state(found[0], nights.EventRole.DIRECTOR).stored.view_token
     assert view and view != director
     for path in ("", "/seating", "/cards"):
         assert client.get(f"/d/{view}{path}").status_code == 403
@@ -346,7 +348,7 @@ def test_the_cards_page_has_one_qr_code_per_table_with_its_scorer_url(client):
     assert html.count("The other player checks here") == 6
     for session in (1, 2):
         for table in (1, 2, 3):
-            assert f"localhost/g/{events.table_token(director, session, table)}" in html
+            assert f"localhost/g/{nights.table_token(director, session, table)}" in html
     assert "data-print" in html
 
 
@@ -364,7 +366,7 @@ def test_each_card_has_the_confirm_pages_code_unless_confirmation_is_off(app, cl
     assert all(card.count("<svg") == codes for card in cards)
     with app.test_request_context():
         for card, (session, table) in zip(cards, [(s, t) for s in (1, 2) for t in (1, 2, 3)], strict=True):
-            confirm_token = derive_token(events.table_token(director, session, table), "confirm")
+            confirm_token = derive_token(nights.table_token(director, session, table), "confirm")
             confirm_code = str(inline_qr(f"http://localhost/c/{confirm_token}"))
             assert (confirm_code in card) is (codes == 2)
             assert ("The other player checks here" in card) is (codes == 2)
@@ -375,8 +377,8 @@ def test_one_sessions_cards_print_alone(client):
     html = client.get(f"/d/{director}/cards?session=2").text
     assert html.count('<article class="table-card"') == 3
     for table in (1, 2, 3):
-        assert f"/g/{events.table_token(director, 2, table)}" in html
-        assert f"/g/{events.table_token(director, 1, table)}" not in html
+        assert f"/g/{nights.table_token(director, 2, table)}" in html
+        assert f"/g/{nights.table_token(director, 1, table)}" not in html
     assert client.get(f"/d/{director}/cards?session=3").status_code == 404
 
 
@@ -429,8 +431,8 @@ def confirm_round(client, app, director: str, session: int, table: int, number: 
 def stored_confirmations(app, director: str) -> set[str]:
     """The night's confirmation and every one of its tables' games'."""
     with app.app_context():
-        stored = events.find_event(director)[0]
-        return {stored.confirmation} | {g.confirmation for g in events.event_games(stored).values()}
+        stored = nights.find_event(director)[0]
+        return {stored.confirmation} | {g.confirmation for g in nights.event_games(stored).values()}
 
 
 def test_the_new_night_form_offers_the_confirmation_optional_by_default(client):
@@ -473,14 +475,14 @@ def test_the_console_of_a_required_night_lists_the_rounds_not_confirmed(app, cli
     first, second = (re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", item)).strip() for _, _, item in listed)
     assert first == "Session 1, table 1: Round 1 not confirmed Scorer’s page"
     assert second == "Session 2, table 3: Round 1 not confirmed Scorer’s page"
-    assert f'href="/g/{events.table_token(director, 2, 3)}"' in listed[1][2]
+    assert f'href="/g/{nights.table_token(director, 2, 3)}"' in listed[1][2]
     assert "Round 1 not confirmed" in table_row(html, 1, 1)
     assert "not confirmed" not in table_row(html, 1, 2)
     assert "2 rounds are not confirmed yet: the night cannot close until they are." in html
     # The leaderboard marks the players of both tables provisional (the seating is drawn: a
     # player may sit at both), and no one else.
     with app.app_context():
-        seating = events.find_event(director)[0].seating
+        seating = nights.find_event(director)[0].seating
     expected = set(seating[0]["tables"][0]["players"]) | set(seating[1]["tables"][2]["players"])
     names = re.findall(r'<th scope="row"><bdi>([^<]*)</bdi> <span class="provisional"', html)
     assert sorted(names) == sorted(NAMES[p] for p in expected)
@@ -541,7 +543,7 @@ def test_the_new_game_form_starts_a_game_with_the_confirmation_chosen(app, clien
     assert response.status_code == 303
     token = response.headers["Location"].rsplit("/", 1)[1]
     with app.app_context():
-        assert services.find_by_token(token)[0].confirmation == confirmation
+        assert games.find_by_token(token)[0].confirmation == confirmation
 
 
 def test_the_new_game_form_offers_the_confirmation_among_more_options(client):
@@ -592,7 +594,7 @@ def test_the_directors_pages_speak_the_language_without_english_left(app, client
         (f"/d/{director}/seating", "GET", {}, 200),
         (f"/d/{director}/seating", "POST", {"session": "1", "first": "0", "second": "1"}, 409),
         (f"/d/{director}/cards", "GET", {}, 200),
-        (f"/g/{events.table_token(director, 1, 1)}", "GET", {}, 200),
+        (f"/g/{nights.table_token(director, 1, 1)}", "GET", {}, 200),
     ]
     assert_no_english_left(client, lang, pages)
 

@@ -1,4 +1,4 @@
-"""Club nights on the database (scorepad/events.py): tokens kept as digests only, finding a
+"""Club nights on the database (scorepad/nights.py): tokens kept as digests only, finding a
 night by a token, the tables' tokens, the board's validator (one indexed query), a close
 racing a save, the organiser's swap before a session starts, stale tables. On SQLite, and on
 PostgreSQL when TEST_DATABASE_URL names one.
@@ -14,9 +14,10 @@ import pytest
 import sqlalchemy
 from sqlalchemy import func, select, text, update
 
-from scorepad import database, events, services
+from scorepad import database
 from scorepad.extensions import db
 from scorepad.models import StoredEvent, StoredGame, StoredHistory, StoredRound, token_digest
+from scorepad.services import common, games, nights, rounds
 from scorepad.tokens import derive_token
 
 from .test_api_events import NIGHT, FirstSeat, no_queens, no_tricks, play_the_example, post_round, table
@@ -48,8 +49,8 @@ def night(night_app, client) -> dict:
 
 
 def held(night_app, night: dict, token: str):
-    """The night as :func:`events.find_event` gives it for ``token`` (within an app context)."""
-    found = events.find_event(token)
+    """The night as :func:`nights.find_event` gives it for ``token`` (within an app context)."""
+    found = nights.find_event(token)
     assert found is not None
     return found
 
@@ -68,40 +69,40 @@ def test_only_digests_of_the_nights_tokens_are_stored(night_app, night):
 def test_a_night_is_found_by_its_director_or_view_token_only(night_app, night):
     with night_app.app_context():
         stored, role = held(night_app, night, night["director_token"])
-        assert role == events.EventRole.DIRECTOR
+        assert role == nights.EventRole.DIRECTOR
         assert (stored.director_token, stored.view_token) == (night["director_token"], night["view_token"])
         stored, role = held(night_app, night, night["view_token"])
-        assert role == events.EventRole.VIEW
+        assert role == nights.EventRole.VIEW
         assert (stored.director_token, stored.view_token) == (None, night["view_token"])
         for other in ("", "x" * 32, night["director_token"][:-1], table(night, 1, 1)["edit_token"], "y" * 65):
-            assert events.find_event(other) is None
-        assert events.authorize_event(night["id"], night["view_token"])[1] == events.EventRole.VIEW
-        assert events.authorize_event(night["id"], "x" * 32) is None
-        assert events.authorize_event(night["id"] + 1, night["director_token"]) is None
-        assert events.authorize_event(2**31, night["director_token"]) is None  # beyond any id: not asked
-        assert events.authorize_event(0, night["director_token"]) is None
+            assert nights.find_event(other) is None
+        assert nights.authorize_event(night["id"], night["view_token"])[1] == nights.EventRole.VIEW
+        assert nights.authorize_event(night["id"], "x" * 32) is None
+        assert nights.authorize_event(night["id"] + 1, night["director_token"]) is None
+        assert nights.authorize_event(2**31, night["director_token"]) is None  # beyond any id: not asked
+        assert nights.authorize_event(0, night["director_token"]) is None
 
 
 def test_the_tables_tokens_derive_from_the_nights(night_app, night):
     director, view = night["director_token"], night["view_token"]
     assert view == derive_token(director, "view")
     tbl = table(night, 2, 3)
-    assert tbl["edit_token"] == events.table_token(director, 2, 3) == derive_token(director, "table:2:3")
+    assert tbl["edit_token"] == nights.table_token(director, 2, 3) == derive_token(director, "table:2:3")
     assert tbl["confirm_token"] == derive_token(tbl["edit_token"], "confirm")
     with night_app.app_context():
-        game, can_edit = services.find_by_token(tbl["edit_token"])
+        game, can_edit = games.find_by_token(tbl["edit_token"])
         assert can_edit and (game.event_id, game.session_number, game.table_number) == (night["id"], 2, 3)
         # The game's view token, as its scorer page shows it, is the one the night's viewers derive.
         assert game.view_token == derive_token(view, "table:2:3")
-        found = services.find_by_token(derive_token(view, "table:2:3"))
+        found = games.find_by_token(derive_token(view, "table:2:3"))
         assert found is not None and found[0].id == tbl["game_id"] and found[1] is False
 
 
 def test_a_viewers_state_holds_no_edit_token(night_app, night):
     with night_app.app_context():
-        state = events.event_state(*held(night_app, night, night["view_token"]))
+        state = nights.event_state(*held(night_app, night, night["view_token"]))
         assert all(t.edit_token is None and t.confirm_token is None for s in state.sessions for t in s.tables)
-        state = events.event_state(*held(night_app, night, night["director_token"]))
+        state = nights.event_state(*held(night_app, night, night["director_token"]))
         assert all(t.edit_token for s in state.sessions for t in s.tables)
 
 
@@ -112,16 +113,16 @@ def test_the_stamp_moves_with_every_change_at_any_table_and_nowhere_else(night_a
     view = night["view_token"]
     director = {"Authorization": f"Bearer {night['director_token']}"}
     with night_app.app_context():
-        first = events.event_stamp(view)
+        first = nights.event_stamp(view)
         assert first is not None
-        assert events.event_stamp(view) == first  # nothing changed
-        assert events.event_stamp(night["director_token"]) is None  # only the view token's digest is looked up
-        assert events.event_stamp("x" * 32) is None
+        assert nights.event_stamp(view) == first  # nothing changed
+        assert nights.event_stamp(night["director_token"]) is None  # only the view token's digest is looked up
+        assert nights.event_stamp("x" * 32) is None
     stamps = [first]
 
     def changed() -> None:
         with night_app.app_context():
-            stamp = events.event_stamp(view)
+            stamp = nights.event_stamp(view)
         assert stamp not in stamps
         stamps.append(stamp)
 
@@ -148,7 +149,7 @@ def test_the_stamp_moves_with_every_change_at_any_table_and_nowhere_else(night_a
     )
     assert own.status_code == 201
     with night_app.app_context():
-        assert events.event_stamp(view) == stamps[-1]
+        assert nights.event_stamp(view) == stamps[-1]
 
 
 def test_a_save_committed_after_a_later_stamped_one_still_moves_the_stamp(night_app, client, night):
@@ -161,7 +162,7 @@ def test_a_save_committed_after_a_later_stamped_one_still_moves_the_stamp(night_
     view = night["view_token"]
     assert post_round(client, table(night, 1, 2), no_tricks([3, 4, 2, 4])).status_code == 201
     with night_app.app_context():
-        polled = events.event_stamp(view)
+        polled = nights.event_stamp(view)
         second = db.session.get(StoredGame, table(night, 1, 2)["game_id"]).updated_at
     assert post_round(client, table(night, 1, 1), no_tricks([3, 4, 2, 4])).status_code == 201
     with night_app.app_context():
@@ -171,12 +172,12 @@ def test_a_save_committed_after_a_later_stamped_one_still_moves_the_stamp(night_
             .values(updated_at=second - timedelta(milliseconds=2))
         )
         db.session.commit()
-        assert events.event_stamp(view) != polled  # a round more at table 1: the board must not answer 304
+        assert nights.event_stamp(view) != polled  # a round more at table 1: the board must not answer 304
 
 
 def test_the_stamp_is_one_query_on_the_indexes(night_app, night):
     with night_app.app_context():
-        events.event_stamp(night["view_token"])
+        nights.event_stamp(night["view_token"])
         dialect = db.engine.dialect.name
         style = "numeric_dollar" if dialect == "postgresql" else "default"  # libpq's $1, or the driver's own
         sql, _order = database._STAMPS[("event", dialect, style)]  # compiled once, then reused
@@ -209,16 +210,16 @@ def test_a_save_waiting_behind_a_close_sees_the_night_closed(night_app, night):
 
     def save() -> None:
         with night_app.app_context():
-            game = services.find_by_token(tbl["edit_token"])[0]
+            game = games.find_by_token(tbl["edit_token"])[0]
             try:
-                services.record_round(game, no_tricks([3, 4, 2, 4]))
+                rounds.record_round(game, no_tricks([3, 4, 2, 4]))
                 outcome["saved"] = True
-            except services.Conflict as exc:
+            except common.Conflict as exc:
                 outcome["refused"] = exc.message
 
     with night_app.app_context():
         stored = held(night_app, night, night["director_token"])[0]
-        events._lock_event(stored)  # the close's transaction, before its commit
+        nights._lock_event(stored)  # the close's transaction, before its commit
         stored.closed = True
         saver = threading.Thread(target=save)
         saver.start()
@@ -251,12 +252,12 @@ def test_a_closed_nights_finished_table_is_not_played_again(night_app, client, n
 def test_closing_twice_and_reopening_twice_is_harmless(night_app, night):
     with night_app.app_context():
         stored = held(night_app, night, night["director_token"])[0]
-        events.close_event(stored)
-        events.close_event(stored)
+        nights.close_event(stored)
+        nights.close_event(stored)
         assert db.session.get(StoredEvent, night["id"]).closed is True
         assert stored.director_token == night["director_token"]  # still held after the commits
-        events.reopen_event(stored)
-        events.reopen_event(stored)
+        nights.reopen_event(stored)
+        nights.reopen_event(stored)
         assert db.session.get(StoredEvent, night["id"]).closed is False
 
 
@@ -286,8 +287,8 @@ def test_the_unconfirmed_rounds_of_a_night_are_one_query_in_table_order(night_ap
     """Rounds 1-3 at session 2 table 4, rounds 1-2 at session 1 table 3, one at session 1
     table 1; round 2 of s2 T4 confirmed, round 3 disputed, s1 T1's round confirmed: s1 T3
     rounds 1, 2 and s2 T4 rounds 1, 3 are not confirmed."""
-    for (session, number), rounds in (((2, 4), 3), ((1, 3), 2), ((1, 1), 1)):
-        for round_doc in [no_tricks([3, 4, 2, 4]), no_queens([1, 1, 1, 1]), NO_HEARTS][:rounds]:
+    for (session, number), played in (((2, 4), 3), ((1, 3), 2), ((1, 1), 1)):
+        for round_doc in [no_tricks([3, 4, 2, 4]), no_queens([1, 1, 1, 1]), NO_HEARTS][:played]:
             assert post_round(client, table(required, session, number), round_doc).status_code == 201
     set_status(night_app, table(required, 2, 4), 2, "confirmed")
     set_status(night_app, table(required, 2, 4), 3, "disputed")
@@ -298,13 +299,13 @@ def test_the_unconfirmed_rounds_of_a_night_are_one_query_in_table_order(night_ap
         listener = lambda *args: statements.append(args[2])  # noqa: E731 (conn, cursor, statement, ...)
         sqlalchemy.event.listen(db.engine, "before_cursor_execute", listener)
         try:
-            found = events.unconfirmed_tables(stored)
+            found = nights.unconfirmed_tables(stored)
         finally:
             sqlalchemy.event.remove(db.engine, "before_cursor_execute", listener)
         # Round 3 of s2 T4 is disputed (set_status leaves no note).
         assert found == [(1, 3, (1, 2), ()), (2, 4, (1, 3), ((3, None),))]
         assert len(statements) == 1
-        state = events.event_state(stored, events.EventRole.DIRECTOR)
+        state = nights.event_state(stored, nights.EventRole.DIRECTOR)
         waiting = {(t.session, t.number): t.unconfirmed for s in state.sessions for t in s.tables if t.unconfirmed}
         assert waiting == {(1, 3): (1, 2), (2, 4): (1, 3)}
 
@@ -312,15 +313,15 @@ def test_the_unconfirmed_rounds_of_a_night_are_one_query_in_table_order(night_ap
 def test_a_refused_close_changes_nothing(night_app, client, required):
     assert post_round(client, table(required, 1, 2), no_tricks([3, 4, 2, 4])).status_code == 201
     with night_app.app_context():
-        stamp = events.event_stamp(required["view_token"])
+        stamp = nights.event_stamp(required["view_token"])
         stored = held(night_app, required, required["director_token"])[0]
-        with pytest.raises(events.Unconfirmed) as refused:
-            events.close_event(stored)
+        with pytest.raises(nights.Unconfirmed) as refused:
+            nights.close_event(stored)
         assert refused.value.message == "rounds are not confirmed: session 1 table 2 round 1"
         assert refused.value.tables == ((1, 2, (1,), ()),)
         assert stored.director_token == required["director_token"]  # still held after the rollback
         assert db.session.get(StoredEvent, required["id"]).closed is False
-        assert events.event_stamp(required["view_token"]) == stamp  # the board has nothing new to show
+        assert nights.event_stamp(required["view_token"]) == stamp  # the board has nothing new to show
         assert (
             db.session.scalar(select(func.count()).select_from(StoredHistory).where(StoredHistory.action == "close"))
             == 0
@@ -328,7 +329,7 @@ def test_a_refused_close_changes_nothing(night_app, client, required):
     set_status(night_app, table(required, 1, 2), 1, "confirmed")
     with night_app.app_context():
         stored = held(night_app, required, required["director_token"])[0]
-        events.close_event(stored)
+        nights.close_event(stored)
         assert db.session.get(StoredEvent, required["id"]).closed is True
 
 
@@ -344,14 +345,14 @@ def test_a_close_waiting_behind_a_confirm_counts_it(night_app, client, required)
         with night_app.app_context():
             stored = held(night_app, required, required["director_token"])[0]
             try:
-                events.close_event(stored)
+                nights.close_event(stored)
                 outcome["closed"] = True
-            except services.Conflict as exc:
+            except common.Conflict as exc:
                 outcome["refused"] = exc.message
 
     with night_app.app_context():
-        game = services.find_by_token(tbl["edit_token"])[0]
-        services._lock_game(game)  # the confirm's transaction, before its commit
+        game = games.find_by_token(tbl["edit_token"])[0]
+        common.lock_game(game)  # the confirm's transaction, before its commit
         game.rounds[0].status = "confirmed"
         db.session.flush()
         closer = threading.Thread(target=close)
@@ -375,7 +376,7 @@ def test_a_swap_before_the_session_starts_moves_the_players_and_their_games(nigh
     with night_app.app_context():
         stored = held(night_app, night, night["director_token"])[0]
         # Session 2: Rosa (16) at T1 seat 0 and Lena (11), sitting out, trade places.
-        events.swap_players(stored, 2, 16, 11)
+        nights.swap_players(stored, 2, 16, 11)
     with night_app.app_context():
         stored = held(night_app, night, night["director_token"])[0]
         assert stored.seating[1]["tables"][0]["players"] == [11, 17, 0, 4]
@@ -387,13 +388,13 @@ def test_a_swap_before_the_session_starts_moves_the_players_and_their_games(nigh
     assert post_round(client, tbl, no_queens([1, 1, 1, 1])).status_code == 201
     with night_app.app_context():
         stored = held(night_app, night, night["director_token"])[0]
-        with pytest.raises(services.Conflict):
-            events.swap_players(stored, 2, 0, 1)
+        with pytest.raises(common.Conflict):
+            nights.swap_players(stored, 2, 0, 1)
         assert db.session.get(StoredGame, table(night, 2, 1)["game_id"]).players == ["Lena", "Sara", "Anne", "Emma"]
         # Session 1 has no round yet: it may still change, unless the night is closed.
-        events.close_event(stored)
-        with pytest.raises(services.Conflict):
-            events.swap_players(stored, 1, 0, 4)
+        nights.close_event(stored)
+        with pytest.raises(common.Conflict):
+            nights.swap_players(stored, 1, 0, 4)
 
 
 # -- stale tables ----------------------------------------------------------------------------------
@@ -408,7 +409,7 @@ def test_a_table_with_no_save_for_ten_minutes_stands_out(night_app, client, nigh
     for after, stale in ((timedelta(minutes=9, seconds=59), False), (timedelta(minutes=10), True)):
         night_app.config["CLOCK"] = lambda after=after: saved_at + after
         with night_app.app_context():
-            state = events.event_state(*held(night_app, night, night["director_token"]))
+            state = nights.event_state(*held(night_app, night, night["director_token"]))
         tables = {(t.session, t.number): t for s in state.sessions for t in s.tables}
         assert tables[(1, 3)].stale is stale
         assert tables[(1, 3)].last_save == saved_at

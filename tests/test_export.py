@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from scorepad import services
 from scorepad.extensions import db
 from scorepad.models import StoredGame
+from scorepad.services import games, rounds
 
 EXAMPLES = Path(__file__).parent / "data" / "examples"
 NAMES = ["Zoë", "Ðorđe 🂡", "=SUM(A1)", "Beth"]
@@ -24,7 +24,7 @@ def example(name: str) -> dict:
 
 def start(app, document: dict):
     with app.app_context():
-        stored, _ = services.create_game(document)
+        stored, _ = games.create_game(document)
         return stored.id, stored.edit_token, stored.view_token
 
 
@@ -58,7 +58,7 @@ def test_the_json_download_is_the_export_and_imports_back_to_the_same_game(app, 
     assert token not in (edit, view)
     assert game_count(app) == before + 1
     with app.app_context():
-        stored, can_edit = services.find_by_token(token)
+        stored, can_edit = games.find_by_token(token)
         assert can_edit
         new_view = stored.view_token
     again = json.loads(client.get(f"/s/{new_view}/game.json").data)
@@ -80,8 +80,8 @@ def test_an_imported_unfinished_game_goes_on(app, client):
     assert "Imported: 10 of 28 rounds." in response.get_data(as_text=True)
     edit = response.request.path.rsplit("/g/", 1)[1]  # the imported game's page, where the import led
     with app.app_context():
-        stored, _can_edit = services.find_by_token(edit)
-        services.record_round(stored, data["game"]["rounds"][10])
+        stored, _can_edit = games.find_by_token(edit)
+        rounds.record_round(stored, data["game"]["rounds"][10])
         view = stored.view_token
     exported = json.loads(client.get(f"/s/{view}/game.json").data)
     assert len(exported["rounds"]) == 11

@@ -13,9 +13,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from scorepad import services
 from scorepad.extensions import db
 from scorepad.models import StoredGame
+from scorepad.services import games, rounds
 
 PLAYERS = ["Anne", "Beth", "Cath", "Diana"]
 GAME = {"players": PLAYERS, "first_declarer": 0, "preset": "tournament"}
@@ -39,7 +39,7 @@ def game_count(app) -> int:
 def stored_by(app, token: str) -> tuple[str, str, str, str | None]:
     """(edit token, view token, date, time zone) of the game with this token."""
     with app.app_context():
-        stored, _ = services.find_by_token(token)
+        stored, _ = games.find_by_token(token)
         return stored.edit_token, stored.view_token, stored.date.isoformat(), stored.timezone
 
 
@@ -95,8 +95,8 @@ def test_the_form_takes_the_date_and_zone_of_its_hidden_fields(evening, client):
     edit, view, day, zone = stored_by(evening, edit)
     assert (day, zone) == ("2026-12-03", "America/New_York")
     with evening.app_context():
-        stored, _ = services.find_by_token(edit)
-        services.record_round(stored, FIRST_ROUND)
+        stored, _ = games.find_by_token(edit)
+        rounds.record_round(stored, FIRST_ROUND)
     assert_dated_everywhere(client, edit, view, "2026-12-03", "December 3, 2026", "Dec 3, 2026")
 
 

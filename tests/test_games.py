@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from scorepad import services
+from scorepad.services import games
 from tests.test_names import without_isolates
 
 EXAMPLE = json.loads((Path(__file__).parent / "data" / "examples" / "tournament-full.json").read_text())
@@ -31,7 +31,7 @@ def import_game(app, rounds=0):
     """Store the example game with its first ``rounds`` rounds; the edit and view tokens."""
     doc = {**EXAMPLE["game"], "rounds": EXAMPLE["game"]["rounds"][:rounds]}
     with app.app_context():
-        stored, _ = services.create_game(doc)
+        stored, _ = games.create_game(doc)
         return stored.edit_token, stored.view_token
 
 

@@ -44,7 +44,7 @@ NOTE = "Marc had two queens, not Beth"
 
 
 class Clock:
-    """The app's CLOCK (services.clock): the time each change is stored with."""
+    """The app's CLOCK (common.clock): the time each change is stored with."""
 
     def __init__(self) -> None:
         self.now = datetime(2026, 12, 1, 19, 0, tzinfo=UTC)
@@ -405,17 +405,17 @@ def test_the_pdf_keeps_the_sheet_on_its_page_and_prints_the_footnotes_after_it(a
 def test_the_fullest_marked_sheets_still_print_the_sheet_on_one_page(app, client, tmp_path, case, paper, lang):
     """The fullest sheets of tests/test_sheet.py with every mark and the longest note: the
     legend takes no line from the sheet, and the notes go on the next page."""
-    from scorepad import services  # noqa: PLC0415
+    from scorepad.services import confirmation, games, rounds
     from tests.test_sheet import PLACE, extreme_sheet  # noqa: PLC0415
 
     view = extreme_sheet(app, case)
     with app.app_context():
-        stored, _ = services.find_by_token(view)
+        stored, _ = games.find_by_token(view)
         first = stored.rounds[0].document()
         for cut in (1, 2):
-            services.replace_round(stored, 1, {**first, "doubles": first["doubles"][:-cut]})
-        services.confirm_round(stored, 2)
-        services.dispute_round(stored, 3, "Ω" * 200)
+            rounds.replace_round(stored, 1, {**first, "doubles": first["doubles"][:-cut]})
+        confirmation.confirm_round(stored, 2)
+        confirmation.dispute_round(stored, 3, "Ω" * 200)
     query = {"paper": paper, "place": PLACE}
     response = client.get(f"/s/{view}/sheet.pdf", query_string=query, headers={"Accept-Language": lang})
     path = tmp_path / "sheet.pdf"

@@ -7,16 +7,16 @@ import re
 
 import pytest
 
-from scorepad import services
 from scorepad.models import StoredPreset
 from scorepad.scoring import BUILTIN, preset_to_dict
+from scorepad.services import games, presets
 from tests.test_api import NEW_GAME, WORKED_NO_QUEENS, auth, create, game_count, post_round
 from tests.test_presets import saved_id
 from tests.test_rounds import ROUNDS, form_of, import_game, opened
 
 BOM = b"\xef\xbb\xbf"
 GAME_BODY = json.dumps(NEW_GAME).encode()
-#: The edit/undo race's refusals (services.round_gone, services.round_changed), worded for a round number.
+#: The edit/undo race's refusals (rounds.round_gone, rounds.round_changed), worded for a round number.
 GONE = "there is no round %d any more: another phone undid it"
 CHANGED = (
     "round %d is not the one you opened: another phone edited it, or undid it and recorded it again;"
@@ -149,7 +149,7 @@ def test_a_preset_file_with_a_byte_order_mark_is_imported(app, client):
         "/presets/import", data={"file": (io.BytesIO(body), "brader.json")}, content_type="multipart/form-data"
     )
     with app.app_context():
-        assert services.find_preset(saved_id(response)).preset["name"] == BUILTIN["brader"].name
+        assert presets.find_preset(saved_id(response)).preset["name"] == BUILTIN["brader"].name
 
 
 def test_pasted_preset_text_with_a_byte_order_mark_is_imported(app, client):
@@ -188,7 +188,7 @@ def test_a_byte_order_mark_alone_is_an_empty_file(app, client):
 def test_an_edit_of_a_round_undone_meanwhile_gets_the_apis_409(app, client):
     edit, _ = import_game(app, rounds=3)
     with app.app_context():
-        game_id = services.find_by_token(edit)[0].id
+        game_id = games.find_by_token(edit)[0].id
     assert client.get(f"/g/{edit}/rounds/3/edit").status_code == 200  # phone 1 opens the form
     assert client.post(f"/g/{edit}/rounds/undo", data={"number": "3"}).status_code == 303  # phone 2 undoes
     response = client.post(f"/g/{edit}/rounds/3/edit", data=form_of(ROUNDS[2]))
@@ -199,7 +199,7 @@ def test_an_edit_of_a_round_undone_meanwhile_gets_the_apis_409(app, client):
     assert api.json["error"] == GONE % 3
     assert 'data-refusal="conflict">' + GONE_PAGE % 3 in html  # the API's message, as a sentence
     with app.app_context():
-        assert len(services.find_by_token(edit)[0].rounds) == 2  # nothing stored
+        assert len(games.find_by_token(edit)[0].rounds) == 2  # nothing stored
 
 
 def test_an_edit_of_a_round_that_never_was_is_still_404(app, client):
@@ -210,12 +210,12 @@ def test_an_edit_of_a_round_that_never_was_is_still_404(app, client):
 
 def stored_rounds(app, edit: str) -> list[dict]:
     with app.app_context():
-        return [row.document() for row in services.find_by_token(edit)[0].rounds]
+        return [row.document() for row in games.find_by_token(edit)[0].rounds]
 
 
 def game_id_of(app, edit: str) -> int:
     with app.app_context():
-        return services.find_by_token(edit)[0].id
+        return games.find_by_token(edit)[0].id
 
 
 def test_an_edit_that_does_not_say_which_round_it_was_opened_on_is_refused(app, client):

@@ -11,10 +11,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import select
 
-from scorepad import services
 from scorepad.extensions import db
 from scorepad.models import LimitCounter, StoredGame, StoredPreset
 from scorepad.scoring import BUILTIN, preset_to_dict
+from scorepad.services import common, games, limits
 from scorepad.web.limits import GAME_STARTS, limit
 
 GAME = {"players": ["Anne", "Bert", "Carla", "Dirk"], "preset": "tournament", "first_declarer": 0}
@@ -55,7 +55,7 @@ def counts(app) -> dict[str, int]:
     """The counters of the windows open now, as {bucket without whose it is: count}, summed
     (over devices, for the device's buckets)."""
     with app.app_context():
-        now = int(services.clock().timestamp())
+        now = int(common.clock().timestamp())
         rows = db.session.scalars(
             select(LimitCounter).where(LimitCounter.window_start <= now, LimitCounter.window_end > now)
         )
@@ -231,7 +231,7 @@ def test_a_request_that_starts_many_games_counts_once(app):
         from scorepad.web.device import creator
 
         for _ in range(20):
-            services.create_game(dict(GAME), **creator())
+            games.create_game(dict(GAME), **creator())
         return "", 201
 
     app.add_url_rule("/test/night", "night", limit(GAME_STARTS)(night), methods=["POST"])
@@ -285,8 +285,8 @@ def test_windows_are_fixed_minutes_and_utc_days():
     now = datetime(2026, 11, 30, 20, 0, 15, tzinfo=UTC)
     minute = int(datetime(2026, 11, 30, 20, 0, tzinfo=UTC).timestamp())
     day = int(datetime(2026, 11, 30, tzinfo=UTC).timestamp())
-    assert services.fixed_window(now, timedelta(minutes=1)) == (minute, minute + 60)
-    assert services.fixed_window(now, timedelta(hours=24)) == (day, day + 86400)
+    assert limits.fixed_window(now, timedelta(minutes=1)) == (minute, minute + 60)
+    assert limits.fixed_window(now, timedelta(hours=24)) == (day, day + 86400)
 
 
 # -- concurrency ---------------------------------------------------------------------------

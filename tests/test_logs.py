@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from scorepad import logs, services
+from scorepad import logs
 from scorepad.extensions import db
+from scorepad.tokens import new_token
 
 from .conftest import database_uri, fresh_app
 from .gunicorn_server import gunicorn
@@ -178,7 +179,7 @@ FAILING_SQL = {
 def test_a_database_error_is_logged_with_its_traceback_but_no_token(app, caplog, loggers_on):
     """A view that fails on a database error: Flask logs "Exception on <path>" with the
     traceback, whose last line is the error's message, SQL and parameters."""
-    token = services.new_token()
+    token = new_token()
 
     @app.get("/test-only/<path:rest>")
     def fails(rest):
@@ -197,7 +198,7 @@ def test_a_database_error_is_logged_with_its_traceback_but_no_token(app, caplog,
 
 
 def test_an_exception_message_and_stack_are_redacted(app, caplog, loggers_on):
-    token = services.new_token()
+    token = new_token()
     try:
         raise ValueError(f"no game with the token {token}")
     except ValueError:
@@ -216,7 +217,7 @@ def test_a_handler_of_the_root_logger_redacts_records_of_any_logger(tmp_path):
     handler.setFormatter(logging.Formatter("%(name)s: %(message)s"))
     root = logging.getLogger()
     root.addHandler(handler)
-    token = services.new_token()
+    token = new_token()
     try:
         for _app in fresh_app(tmp_path):  # installs the filter on the handlers there are
             logging.getLogger("scorepad.somewhere.below").warning("a link: /g/%s?t=%s", token, token)

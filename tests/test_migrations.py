@@ -12,12 +12,14 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from flask_migrate import downgrade, upgrade
 
-from scorepad import create_app, services
+from scorepad import create_app
 from scorepad.config import TestConfig
 from scorepad.extensions import db
 from scorepad.models import StoredGame
 from scorepad.scoring import BUILTIN, export_game, preset_to_dict
 from scorepad.scoring.trust import replay
+from scorepad.services import confirmation, games, history
+from scorepad.tokens import new_token
 
 from .conftest import database_uri
 from .test_tokens_at_rest import every_value
@@ -117,8 +119,8 @@ def test_upgrading_from_the_first_revision_keeps_every_game_and_its_scores(empty
             assert stored.players == example["game"]["players"]
             # The lookup digests were computed from the tokens already there: old links still work.
             assert stored.view_digest == hashlib.sha256(f"view-{game_id:028d}".encode()).hexdigest()
-            assert services.find_by_token(f"view-{game_id:028d}") == (stored, False)
-            assert services.find_by_token(f"edit-{game_id:028d}") == (stored, True)
+            assert games.find_by_token(f"view-{game_id:028d}") == (stored, False)
+            assert games.find_by_token(f"edit-{game_id:028d}") == (stored, True)
             # The edit token's holder sees the game's own (random) view token again: unsealed with it.
             assert stored.view_token == f"view-{game_id:028d}"
             assert [r.number for r in stored.rounds] == list(range(1, len(example["game"]["rounds"]) + 1))
@@ -130,7 +132,7 @@ def test_upgrading_from_the_first_revision_keeps_every_game_and_its_scores(empty
             assert export["standings"]["final"] == expected["standings"]["final"]
             # Issue 15: its history starts with its rounds as they were, all provisional, so that
             # replaying the history gives them; it has no confirm token until its scorer page opens.
-            entries = services.game_history_export(stored)
+            entries = history.history_export(stored)
             assert [(e["action"], e["round"], e["by"]) for e in entries] == [("import", None, "scorer")]
             recorded = [
                 {k: r[k] for k in ("contract", "trump", "start_rank", "doubles", "outcome") if k in r}
@@ -139,8 +141,8 @@ def test_upgrading_from_the_first_revision_keeps_every_game_and_its_scores(empty
             assert [dict(r.round) for r in replay(entries)] == recorded
             assert {r.status for r in stored.rounds} == {"provisional"} and stored.confirmation == "optional"
             assert stored.confirm_digest is None
-            confirm = services.confirm_token_of(stored, f"edit-{game_id:028d}")
-            assert services.find_witness(confirm) == stored
+            confirm = confirmation.confirm_token_of(stored, f"edit-{game_id:028d}")
+            assert confirmation.find_witness(confirm) == stored
 
 
 @pytest.mark.parametrize(
@@ -167,7 +169,7 @@ def test_games_stored_before_dates_are_dated_by_their_creation_in_utc(empty_app,
 def test_an_old_games_edit_and_view_links_and_an_old_presets_edit_token_work_after_the_upgrade(empty_app):
     """Tokens stored in clear before issue 12 ("At rest") leave the database, and every link
     already shared keeps working: the view token on boards and printed QR codes too."""
-    edit, view, preset_token = services.new_token(), services.new_token(), services.new_token()
+    edit, view, preset_token = new_token(), new_token(), new_token()
     example = json.loads((EXAMPLES / "tournament-full.json").read_text())
     with empty_app.app_context():
         upgrade(revision="509373c53846")  # saved presets
@@ -218,7 +220,7 @@ def test_the_downgrade_refuses_to_lose_the_tokens_of_stored_games_and_leaves_an_
         downgrade(revision=BEFORE_DIGESTS_ONLY)  # empty: nothing to lose
         assert {c["name"] for c in sa.inspect(db.engine).get_columns("games")} >= {"edit_token", "view_token"}
         upgrade()
-        services.create_game(json.loads((EXAMPLES / "tournament-full.json").read_text())["game"])
+        games.create_game(json.loads((EXAMPLES / "tournament-full.json").read_text())["game"])
         db.session.remove()
         with pytest.raises(SystemExit):  # flask db downgrade exits with status 1, saying why
             downgrade(revision=BEFORE_DIGESTS_ONLY)

@@ -10,8 +10,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from scorepad import services
 from scorepad.extensions import db
+from scorepad.services import games, presets
 from tests.extremes import full_game, nine_contract_preset
 
 RTL_NAMES = ("מרים", "سارا Ahmed")
@@ -70,7 +70,7 @@ def rtl_game(app):
     doc = full_game(PLAYERS, preset, RTL_TITLE)
     doc["rounds"] = doc["rounds"][:1]
     with app.app_context():
-        stored, _ = services.create_game(doc)
+        stored, _ = games.create_game(doc)
         tokens = stored.edit_token, stored.view_token
         db.session.remove()
     return tokens
@@ -138,7 +138,7 @@ def test_the_home_page_and_the_presets_isolate_titles_players_and_preset_names(a
         device = session["device"]  # the new game made this device's id
     with app.app_context():
         preset = {**nine_contract_preset(), "name": RTL_PRESET, "default_players": PLAYERS}
-        preset_id = services.create_preset(preset, owner_device=device).public_id
+        preset_id = presets.create_preset(preset, owner_device=device).public_id
     for url in ("/presets", f"/presets/{preset_id}"):
         html = client.get(url).get_data(as_text=True)
         assert RTL_PRESET in html, url

@@ -39,8 +39,8 @@ from dataclasses import dataclass
 import pytest
 import sqlalchemy
 
-from scorepad import events, services
 from scorepad.extensions import db
+from scorepad.services import confirmation, games, nights, rounds
 from tests.test_api_events import NIGHT as API_NIGHT
 from tests.test_names import without_isolates
 
@@ -76,12 +76,12 @@ class Night:
 def create(app, **change) -> Night:
     """A night stored through the services, as the organiser's form and the API do."""
     with app.app_context():
-        stored = events.create_event({**NIGHT, **change})
+        stored = nights.create_event({**NIGHT, **change})
         tables = {}
         for session in stored.seating:
             for t in session["tables"]:
-                edit = events.table_token(stored.director_token, session["number"], t["number"])
-                game, _ = services.find_by_token(edit)
+                edit = nights.table_token(stored.director_token, session["number"], t["number"])
+                game, _ = games.find_by_token(edit)
                 tables[session["number"], t["number"]] = edit, game.view_token
         night = Night(stored.id, stored.director_token, stored.view_token, tables)
         db.session.remove()
@@ -91,16 +91,16 @@ def create(app, **change) -> Night:
 def save(app, night, session, number, round_doc):
     """A round saved at a table, as its scorer's phone does."""
     with app.app_context():
-        game, _ = services.find_by_token(night.tables[session, number][0])
-        services.record_round(game, round_doc)
+        game, _ = games.find_by_token(night.tables[session, number][0])
+        rounds.record_round(game, round_doc)
         db.session.remove()
 
 
 def adjust(app, night, player, points, reason):
     """The director's adjustment."""
     with app.app_context():
-        stored, _ = events.find_event(night.director_token)
-        events.add_adjustment(stored, player, points, reason)
+        stored, _ = nights.find_event(night.director_token)
+        nights.add_adjustment(stored, player, points, reason)
         db.session.remove()
 
 
@@ -350,8 +350,8 @@ def test_the_qr_code_is_an_svg_of_the_boards_url(app, client):
 def test_a_closed_night_says_so_on_the_board_and_the_results(app, client):
     night = played(app)
     with app.app_context():
-        stored, _ = events.find_event(night.director_token)
-        events.close_event(stored)
+        stored, _ = nights.find_event(night.director_token)
+        nights.close_event(stored)
         db.session.remove()
     assert "The night is closed: final results" in text(client.get(f"/n/{night.view_token}").get_data(as_text=True))
     words = text(client.get(f"/n/{night.view_token}/results").get_data(as_text=True))
@@ -364,9 +364,9 @@ def test_a_304_costs_one_stamp_lookup_and_loads_no_night(app, client, monkeypatc
     url = f"/n/{night.view_token}/live?layout=screen&lang=en"
     etag = client.get(url).headers["ETag"]
     lookups = []
-    real_stamp = events.event_stamp
-    monkeypatch.setattr(events, "event_stamp", lambda token: lookups.append(token) or real_stamp(token))
-    monkeypatch.setattr(events, "event_state", lambda *args: pytest.fail("the night was loaded on a 304"))
+    real_stamp = nights.event_stamp
+    monkeypatch.setattr(nights, "event_stamp", lambda token: lookups.append(token) or real_stamp(token))
+    monkeypatch.setattr(nights, "event_state", lambda *args: pytest.fail("the night was loaded on a 304"))
     statements = []  # what went through SQLAlchemy (the ORM session or Core), not the one driver-level lookup
     with app.app_context():
         engine = db.engine
@@ -387,8 +387,8 @@ def test_a_304_costs_one_stamp_lookup_and_loads_no_night(app, client, monkeypatc
 def confirm(app, night, session, number, round_number):
     """The table's other player confirms a round, as the confirm page does (its confirm token)."""
     with app.app_context():
-        game, _ = services.find_by_token(night.tables[session, number][0])
-        services.confirm_round(game, round_number)
+        game, _ = games.find_by_token(night.tables[session, number][0])
+        confirmation.confirm_round(game, round_number)
         db.session.remove()
 
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from scorepad import services
 from scorepad.extensions import db
 from scorepad.models import StoredRound
+from scorepad.services import games
 from tests.test_tokens_at_rest import view_of
 
 EXAMPLE = json.loads((Path(__file__).parent / "data" / "examples" / "tournament-full.json").read_text())
@@ -20,7 +20,7 @@ KEY = "0b7c2f2e-5d43-4c1a-9a57-3f0e6a1d2c10"
 def import_game(app, rounds=0):
     doc = {**EXAMPLE["game"], "rounds": ROUNDS[:rounds]}
     with app.app_context():
-        stored, _ = services.create_game(doc)
+        stored, _ = games.create_game(doc)
         return stored.id, stored.edit_token
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from scorepad import services
 from scorepad.scoring import BUILTIN, preset_to_dict
+from scorepad.services import presets
 from scorepad.web.pdf_cache import prune
 from tests.conftest import fresh_app
 from tests.test_api import NEW_GAME, WORKED_NO_QUEENS, WORKED_TOTAL, create, post_round
@@ -110,13 +110,13 @@ def test_a_saved_round_gives_a_new_one_page_pdf_with_its_points(app, client, tmp
 def test_new_notes_of_the_saved_preset_give_a_new_pdf(app, client, tmp_path):
     """A saved preset's notes are printed but live in the preset's row, not the game's."""
     with app.app_context():
-        saved = services.create_preset(preset_to_dict(BUILTIN["tournament"]), notes="Old house rule.")
+        saved = presets.create_preset(preset_to_dict(BUILTIN["tournament"]), notes="Old house rule.")
         public_id = saved.public_id
     game = create(client, {**NEW_GAME, "preset": public_id})
     url = f"/s/{game['view_token']}/sheet.pdf"
     assert "Old house rule." in pdf_facts(client.get(url).data, tmp_path)[2]
     with app.app_context():
-        services.update_preset(services.find_preset(public_id), preset_to_dict(BUILTIN["tournament"]), "New rule.")
+        presets.update_preset(presets.find_preset(public_id), preset_to_dict(BUILTIN["tournament"]), "New rule.")
     body = pdf_facts(client.get(url).data, tmp_path)[2]
     assert "New rule." in body and "Old house rule." not in body
 

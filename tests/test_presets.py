@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from scorepad import services
 from scorepad.extensions import db
 from scorepad.models import StoredGame, StoredPreset
 from scorepad.scoring import BUILTIN, preset_to_dict
+from scorepad.services import presets
 from tests.test_names import without_isolates
 
 CONTRACT_ROWS = [
@@ -163,7 +163,7 @@ def test_a_new_preset_is_saved_with_its_settings(app, client):
     )
     pid = saved_id(response)
     with app.app_context():
-        stored = services.find_preset(pid)
+        stored = presets.find_preset(pid)
         assert stored.preset == {
             "id": pid,
             "name": "Thursday club",
@@ -206,7 +206,7 @@ def test_the_minus_sign_and_plus_are_read_as_points(app, client):
         )
     )
     with app.app_context():
-        assert services.find_preset(pid).preset["contracts"] == [
+        assert presets.find_preset(pid).preset["contracts"] == [
             {"id": "no-tricks", "per_trick": -3},
             {"id": "trumps", "per_trick": 3},
         ]
@@ -289,7 +289,7 @@ def test_the_saved_order_is_the_order_of_play(app, client):
     )
     pid = saved_id(client.post("/presets/new", data=data))
     with app.app_context():
-        assert services.find_preset(pid).to_preset().contract_ids[-2:] == ("domino", "trumps")
+        assert presets.find_preset(pid).to_preset().contract_ids[-2:] == ("domino", "trumps")
 
 
 def test_the_editor_shows_each_total_and_says_when_the_run_does_not_balance(client):
@@ -339,7 +339,7 @@ def test_only_the_device_that_made_it_can_change_it(app, client):
     assert "My copy" not in client.get("/presets").get_data(as_text=True)
     assert client.get(f"/presets/{copy_id}/edit").status_code == 403
     with app.app_context():
-        assert services.find_preset(pid).name == "Thursday club"
+        assert presets.find_preset(pid).name == "Thursday club"
 
 
 def test_the_device_cookie_is_permanent(client):
@@ -398,7 +398,7 @@ def test_import_makes_a_new_preset_of_this_device(app, client):
     pid = saved_id(response)
     assert pid != "brader"
     with app.app_context():
-        stored = services.find_preset(pid)
+        stored = presets.find_preset(pid)
         assert stored.preset == {**obj, "id": pid}
     assert client.get(f"/presets/{pid}/edit").status_code == 200
 

@@ -118,10 +118,10 @@ def test_a_static_file_loaded_on_its_own_is_minified_and_versioned_too(client):
 def test_the_game_page_loads_its_css_and_js_as_one_file_each(app, client):
     import brotli
 
-    from scorepad import services
+    from scorepad.services import games
 
     with app.app_context():
-        stored, _ = services.create_game({**EXAMPLE["game"], "rounds": []})
+        stored, _ = games.create_game({**EXAMPLE["game"], "rounds": []})
         edit = stored.edit_token
     page = client.get(f"/g/{edit}").data.decode()
     css = re.search(r'<link rel="stylesheet" href="({})">'.format(BUILT.format("game", "css")), page).group(1)

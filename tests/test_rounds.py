@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from scorepad import services
+from scorepad.services import games
 from tests.test_names import without_isolates
 
 EXAMPLE = json.loads((Path(__file__).parent / "data" / "examples" / "tournament-full.json").read_text())
@@ -17,7 +17,7 @@ EXPECTED = EXAMPLE["expected"]["rounds"]
 def import_game(app, rounds=0):
     doc = {**EXAMPLE["game"], "rounds": ROUNDS[:rounds]}
     with app.app_context():
-        stored, _ = services.create_game(doc)
+        stored, _ = games.create_game(doc)
         return stored.edit_token, stored.view_token
 
 
@@ -230,7 +230,7 @@ WORKED = {"players": ["Anne", "Beth", "Cath", "Diana"], "first_declarer": 0, "pr
 
 def new_game(app, doc):
     with app.app_context():
-        stored, _ = services.create_game(doc)
+        stored, _ = games.create_game(doc)
         return stored.edit_token
 
 
@@ -478,12 +478,12 @@ def test_a_round_number_that_is_no_whole_number_is_refused_and_nothing_changes(a
     assert undone.status_code == 422
     assert "The round number of this page is not a whole number; reload the page." in undone.get_data(as_text=True)
     with app.app_context():
-        assert len(services.find_by_token(edit)[0].rounds) == 2
+        assert len(games.find_by_token(edit)[0].rounds) == 2
 
 
 def test_a_contract_out_of_a_fixed_order_is_refused_with_the_engines_reason(app, client):
     with app.app_context():
-        stored, _ = services.create_game(
+        stored, _ = games.create_game(
             {"players": ["Anne", "Beth", "Cath", "Dora"], "first_declarer": 0, "preset": "french-classic"}
         )
         edit = stored.edit_token
@@ -504,7 +504,7 @@ def test_a_contract_out_of_a_fixed_order_is_refused_with_the_engines_reason(app,
 def stored_rounds(app, edit: str) -> list[dict]:
     """The game's rounds as stored (round objects of game-format.md)."""
     with app.app_context():
-        return [row.document() for row in services.find_by_token(edit)[0].rounds]
+        return [row.document() for row in games.find_by_token(edit)[0].rounds]
 
 
 def undone_note(html: str) -> str | None:

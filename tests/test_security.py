@@ -14,9 +14,11 @@ import pytest
 import sqlalchemy as sa
 from werkzeug.serving import WSGIRequestHandler
 
-from scorepad import logs, security, services
+from scorepad import logs, security
 from scorepad.extensions import db
 from scorepad.models import StoredGame, StoredPreset
+from scorepad.services import common, games
+from scorepad.tokens import new_token
 
 EXAMPLE = json.loads((Path(__file__).parent / "data" / "examples" / "tournament-full.json").read_text())
 NASTY = [
@@ -147,7 +149,7 @@ def test_the_api_needs_no_csrf_token_but_a_bearer_token(app):
 
 
 def test_tokens_carry_at_least_128_random_bits(app):
-    tokens = {services.new_token() for _ in range(200)}
+    tokens = {new_token() for _ in range(200)}
     assert len(tokens) == 200
     for token in tokens:
         assert re.fullmatch(r"[A-Za-z0-9_-]+", token)
@@ -156,12 +158,12 @@ def test_tokens_carry_at_least_128_random_bits(app):
 
 def test_authorize_compares_tokens_in_constant_time(app, monkeypatch):
     with app.app_context():
-        stored, _ = services.create_game(EXAMPLE["game"] | {"rounds": []})
+        stored, _ = games.create_game(EXAMPLE["game"] | {"rounds": []})
         compared = []
-        real = services.hmac.compare_digest
-        monkeypatch.setattr(services.hmac, "compare_digest", lambda a, b: compared.append((a, b)) or real(a, b))
-        assert services.authorize(stored.id, "x" * 32) is None
-        assert services.authorize(stored.id, stored.view_token) == (stored, False)
+        real = common.hmac.compare_digest
+        monkeypatch.setattr(common.hmac, "compare_digest", lambda a, b: compared.append((a, b)) or real(a, b))
+        assert games.authorize(stored.id, "x" * 32) is None
+        assert games.authorize(stored.id, stored.view_token) == (stored, False)
         assert compared, "tokens must go through hmac.compare_digest"
 
 
@@ -204,7 +206,7 @@ def test_a_near_miss_token_is_refused(client):
 
 
 def test_redaction_takes_tokens_out_of_request_lines():
-    token = services.new_token()
+    token = new_token()
     line = f'127.0.0.1 - - [29/Nov/2026 14:20:19] "GET /g/{token}/rounds/3 HTTP/1.1" 200 -'
     assert token not in logs.redact(line)
     assert "/g/…/rounds/3" in logs.redact(line)
@@ -223,7 +225,7 @@ def loggers_on(monkeypatch):
 
 def test_werkzeug_request_log_never_shows_the_token(app, caplog, loggers_on):
     """What `flask run` prints for each request goes through the redacting filter."""
-    token = services.new_token()
+    token = new_token()
 
     class Handler(WSGIRequestHandler):
         def __init__(self):  # only what log_request needs
@@ -239,7 +241,7 @@ def test_werkzeug_request_log_never_shows_the_token(app, caplog, loggers_on):
 
 
 def test_app_error_log_never_shows_the_token(app, caplog, loggers_on):
-    token = services.new_token()
+    token = new_token()
     app.logger.error("Exception on /g/%s/rounds [POST]", token)
     assert token not in caplog.text and "/g/…/rounds" in caplog.text
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from scorepad import services
 from scorepad.scoring import BUILTIN
+from scorepad.services import games, presets
 from tests.conftest import SCREENSHOTS
 from tests.extremes import LONG_NAMES, LONG_TITLE, full_game, nine_contract_preset
 
@@ -25,7 +25,7 @@ def example(name: str) -> dict:
 
 def start(app, document: dict):
     with app.app_context():
-        stored, _ = services.create_game(document)
+        stored, _ = games.create_game(document)
         return stored.edit_token, stored.view_token
 
 
@@ -341,9 +341,9 @@ def extreme_sheet(app, case: str) -> str:
         elif case == "nine-40":
             doc = full_game(LONG_NAMES, nine_contract_preset(), LONG_TITLE)
         else:
-            saved = services.create_preset(worst_preset(), notes=("House rule. " * 200)[:2000])
+            saved = presets.create_preset(worst_preset(), notes=("House rule. " * 200)[:2000])
             doc = full_game(LONG_NAMES, worst_preset(), LONG_TITLE) | {"preset": saved.public_id}
-        stored, _ = services.create_game(doc)
+        stored, _ = games.create_game(doc)
         return stored.view_token
 
 

@@ -11,10 +11,11 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from scorepad import services
 from scorepad.extensions import db
 from scorepad.models import StoredGame, StoredPreset, StoredRound
 from scorepad.scoring import BUILTIN, preset_to_dict
+from scorepad.services import presets
+from scorepad.tokens import new_token
 from scorepad.web.downloads import safe_file_name
 from tests.test_presets import editor_data
 from tests.test_tokens_at_rest import token_columns
@@ -276,7 +277,7 @@ def store_legacy_game(app, title="Thursday\nTable 2", players=("A\ud800nne", "Be
     """Write a game as the old code could: text that today's rules refuse, straight into
     the table (the engine never sees it), with two random tokens as the old code made them.
     Returns the game's id, edit and view tokens."""
-    edit, view = services.new_token(), services.new_token()
+    edit, view = new_token(), new_token()
     with app.app_context():
         stored = StoredGame(
             title=title,
@@ -358,7 +359,7 @@ def test_a_legacy_game_goes_on(app, client):
 def test_a_legacy_saved_preset_still_opens(app, client):
     with app.app_context():
         obj = preset_to_dict(BUILTIN["tournament"]) | {"default_players": ["A\ud800nne", "Beth", "\u200b", "beth"]}
-        stored = services.create_preset(preset_to_dict(BUILTIN["tournament"]), "", None)
+        stored = presets.create_preset(preset_to_dict(BUILTIN["tournament"]), "", None)
         stored.preset = obj | {"id": stored.public_id}
         stored.notes = "Aces high.\r\nNo\x1btalking."
         db.session.commit()
@@ -376,7 +377,7 @@ def test_a_legacy_saved_preset_still_opens(app, client):
 def test_a_legacy_preset_opens_in_its_owners_editor(app, client):
     pid = client.post("/presets/new", data=editor_data()).headers["Location"].rsplit("/", 1)[1]
     with app.app_context():
-        stored = services.find_preset(pid)
+        stored = presets.find_preset(pid)
         stored.preset = stored.preset | {"default_players": ["A\ud800nne", "Beth\n", "Cath", "Diana"]}
         stored.notes = "Aces high.\r\nNo talking."
         db.session.commit()

@@ -16,11 +16,11 @@ import pytest
 import segno
 import sqlalchemy as sa
 
-from scorepad import services
 from scorepad.extensions import db
 from scorepad.models import StoredGame
 from scorepad.scoring import BUILTIN, preset_to_dict
-from scorepad.tokens import InvalidToken, seal, unseal
+from scorepad.services import common, games
+from scorepad.tokens import InvalidToken, new_token, seal, unseal
 from tests.test_api_presets import HOUSE
 from tests.test_presets import editor_data, saved_id
 
@@ -40,7 +40,7 @@ def view_of(app, edit: str) -> str:
     """The view token of the game whose edit token is ``edit``, as the holder of the edit
     token sees it (the database alone no longer gives it)."""
     with app.app_context():
-        found = services.find_by_token(edit)
+        found = games.find_by_token(edit)
         assert found is not None and found[1], "not an edit token"
         return found[0].view_token
 
@@ -52,7 +52,7 @@ def token_columns(edit: str, view: str) -> dict[str, str]:
     return {
         "edit_digest": sha256(edit),
         "view_digest": sha256(view),
-        "view_sealed": services.seal_view_token(edit, view),
+        "view_sealed": games.seal_view_token(edit, view),
     }
 
 
@@ -197,7 +197,7 @@ def test_the_view_token_leads_nowhere_near_the_edit_token(app, client):
     assert client.get(f"/b/share/{view}").headers["Location"] == f"/b/{view}"
     # The game found by the view token holds no edit token to give away.
     with app.app_context():
-        stored, can_edit = services.find_by_token(view)
+        stored, can_edit = games.find_by_token(view)
         assert (can_edit, stored.edit_token, stored.view_token) == (False, None, view)
 
 
@@ -205,13 +205,13 @@ def test_the_view_token_leads_nowhere_near_the_edit_token(app, client):
 
 
 def test_a_game_with_a_random_view_token_keeps_it_sealed_with_its_edit_token(app, client):
-    edit, view = services.new_token(), services.new_token()  # the old code's two random tokens
+    edit, view = new_token(), new_token()  # the old code's two random tokens
     with app.app_context():
         stored = StoredGame(
             players=EXAMPLE["game"]["players"],
             first_declarer=2,
             preset=preset_to_dict(BUILTIN["tournament"]),
-            date=services.clock().date(),
+            date=common.clock().date(),
             **token_columns(edit, view),
         )
         db.session.add(stored)
@@ -224,7 +224,7 @@ def test_a_game_with_a_random_view_token_keeps_it_sealed_with_its_edit_token(app
     assert edit not in client.get(f"/b/{view}").get_data(as_text=True)
     # Only the edit token opens the seal, and only for the view token's purpose.
     assert unseal(edit, "view", sealed) == view.encode()
-    for key, purpose in ((view, "view"), (services.new_token(), "view"), (edit, "recent games")):
+    for key, purpose in ((view, "view"), (new_token(), "view"), (edit, "recent games")):
         with pytest.raises(InvalidToken):
             unseal(key, purpose, sealed)
     assert all(token not in value for token in (edit, view) for value in every_value(app))

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from scorepad import services
+from scorepad.services import games
 
 ROOT = Path(__file__).parent.parent
 EXAMPLES = Path(__file__).parent / "data" / "examples"
@@ -241,7 +241,7 @@ def example(name: str) -> dict:
 def import_game(app, name: str, rounds: int):
     data = example(name)
     with app.app_context():
-        stored, _ = services.create_game({**data["game"], "rounds": data["game"]["rounds"][:rounds]})
+        stored, _ = games.create_game({**data["game"], "rounds": data["game"]["rounds"][:rounds]})
         return stored.edit_token, stored.view_token, data
 
 
@@ -404,7 +404,7 @@ def test_the_boards_etag_changes_with_the_language(app, client):
 
 
 def test_a_conflict_from_another_phone_is_told_in_the_language(app, client):
-    """services.Conflict carries its message as a template; the game page translates it."""
+    """common.Conflict carries its message as a template; the game page translates it."""
     edit, _view, data = import_game(app, "tournament-full", 10)
     form = {**form_of(data["game"]["rounds"][9]), "number": "10"}  # round 10 is already saved
     response = client.post(f"/g/{edit}/rounds", data=form, headers={"Accept-Language": "de"})
@@ -441,7 +441,7 @@ TABLE_WORDS = {
 @pytest.fixture
 def table_game(app) -> str:
     with app.app_context():
-        stored, _ = services.create_game(TABLE_GAME)
+        stored, _ = games.create_game(TABLE_GAME)
         return stored.edit_token
 
 

@@ -13,10 +13,10 @@ import pytest
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
-from scorepad import services
 from scorepad.extensions import db
 from scorepad.models import StoredGame
 from scorepad.scoring.trust import replay
+from scorepad.services import rounds
 from tests.test_api import API, NEW_GAME, WORKED_NO_QUEENS, auth
 from tests.test_rounds import form_of, opened
 
@@ -82,7 +82,7 @@ def test_a_confirm_whose_round_another_phone_undoes_right_after_its_commit_still
             return
         undone.append(True)
         with app.app_context():
-            services.undo_round(db.session.get(StoredGame, game["id"]), 1)
+            rounds.undo_round(db.session.get(StoredGame, game["id"]), 1)
             db.session.remove()
 
     event.listen(Session, "after_commit", undo_once)

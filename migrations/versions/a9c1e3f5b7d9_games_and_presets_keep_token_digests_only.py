@@ -9,7 +9,7 @@ A new game's view token is derived from its edit token (scorepad.tokens.derive_t
 the scorer's page computes the view link again. A game stored before has a random view token
 its players already have (boards on screens, printed QR codes): it stays valid (its digest is
 kept) and is sealed with a key from the game's edit token into view_sealed
-(scorepad.services.seal_view_token), so only the holder of the edit token sees it again.
+(scorepad.services.games.seal_view_token), so only the holder of the edit token sees it again.
 
 Downgrading cannot give the tokens back: they are gone. It refuses while games or presets are
 stored (the code of the revision before would fail on every one of their links); restore the
@@ -26,7 +26,7 @@ import hashlib
 import sqlalchemy as sa
 from alembic import op
 
-from scorepad.services import seal_view_token
+from scorepad.services.games import seal_view_token
 
 # revision identifiers, used by Alembic.
 revision = "a9c1e3f5b7d9"

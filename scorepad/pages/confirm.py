@@ -32,7 +32,7 @@ class RoundCheck:
     """A recorded round as the confirm page needs it from the database: its ``status``
     ("provisional" | "confirmed" | "disputed", as shown: "confirmed" throughout when checking is
     off), the witness's dispute ``note`` (None unless disputed) and ``digest``, the round's
-    :func:`scorepad.services.round_digest` (the forms carry it, so that a round changed since the
+    :func:`scorepad.services.rounds.round_digest` (the forms carry it, so that a round changed since the
     page showed it is refused)."""
 
     status: str

@@ -1,5 +1,5 @@
 """What a club night's pages show (issue 14; club-format.md "Club night"), arranged from the
-night's state (:class:`scorepad.events.EventState`: progress, staleness and the leaderboard
+night's state (:class:`scorepad.services.nights.EventState`: progress, staleness and the leaderboard
 all computed by the engine and the services). No SQL and no rules here: these functions only
 put names to indexes and words to times.
 
@@ -23,7 +23,7 @@ from ..web.qr import qr_svg
 from .common import zone_named
 
 if TYPE_CHECKING:
-    from ..events import EventState, SessionState, TableState
+    from ..services.nights import EventState, SessionState, TableState
 
 #: The seats' numbers as players read them on a card: clockwise from seat 1.
 SEAT_NUMBERS = (1, 2, 3, 4)

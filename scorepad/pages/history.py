@@ -2,7 +2,7 @@
 history"): the marks of the rounds on the board, the scorer's page and the printed sheet, the
 "edited twice, last at 21:14" of a corrected round, the history page and the sheet's footnotes.
 
-Everything is arranged from the game's history rows (:func:`scorepad.history.game_history`, oldest
+Everything is arranged from the game's history rows (:func:`scorepad.services.history.game_history`, oldest
 first), its rounds' statuses and the engine's rounds; nothing here writes or decides a rule. Times
 are shown in the players' time zone (the game's ``timezone``; UTC without one) in the page
 language's time format.
@@ -143,7 +143,7 @@ def trust_part(
     confirmation: str, statuses: Sequence[str], rows: Sequence[StoredHistory], zone: ZoneInfo | None
 ) -> Trust:
     """The marks of every round: ``statuses[i]`` is round ``i + 1``'s stored status, ``rows`` the
-    game's history oldest first (:func:`scorepad.history.game_history`), ``confirmation`` the
+    game's history oldest first (:func:`scorepad.services.history.game_history`), ``confirmation`` the
     game's setting, ``zone`` the players' time zone."""
     watched = checking(confirmation, rows)
     edits = round_edits(list(rows))

@@ -1,5 +1,5 @@
 """What a club night's public pages show (issue 14; club-format.md "Club night"): the event board
-(phone and TV), the printed results and their CSV, arranged from :class:`scorepad.events.EventState`
+(phone and TV), the printed results and their CSV, arranged from :class:`scorepad.services.nights.EventState`
 (the engine's leaderboard and each table's standings). No rule is decided here: ranks, totals,
 places and the session that is on all come from the state."""
 
@@ -17,8 +17,8 @@ from flask_babel import format_decimal
 from .sheet import csv_cell
 
 if TYPE_CHECKING:
-    from ..events import EventState, SessionState, TableState
     from ..scoring.event import Entry
+    from ..services.nights import EventState, SessionState, TableState
 
 #: The big screen lists at most this many leaderboard lines per column…
 SCREEN_ROWS = 14

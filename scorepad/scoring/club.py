@@ -5,7 +5,7 @@ A club game's seats become :class:`SeatResult` s (:func:`seat_results`: each sea
 rank and what each contract and the doubles brought it), which the app keeps per game so
 that no page recomputes a season from its rounds. :func:`member_stats` sums one member's
 games into the spec's statistics; :func:`ladder` ranks the club's members over a season.
-The rating (openskill) is not the engine's: :mod:`scorepad.rating`.
+The rating (openskill) is not the engine's: :mod:`scorepad.services.rating`.
 """
 
 from __future__ import annotations

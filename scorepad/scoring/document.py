@@ -305,7 +305,7 @@ def parse_game(obj: Any, saved: Mapping[str, Preset] | None = None, *, stored: b
     return Game(players, first, preset, rounds, title, played_on, timezone, confirmation)
 
 
-#: A club's or a member's public id: URL-safe, as the app makes them (scorepad.clubs.new_public_id).
+#: A club's or a member's public id: URL-safe, as the app makes them (scorepad.services.clubs.new_public_id).
 PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 

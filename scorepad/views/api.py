@@ -9,12 +9,14 @@ from typing import Any, TypeVar
 
 from flask import Blueprint, Response, abort, jsonify, request, send_from_directory, url_for
 
-from .. import clubs, services
-from ..clubs import ClubRefused, StoredClub
 from ..extensions import csrf
+from ..models import StoredClub, StoredGame, StoredRound
 from ..scoring import Game, ScoringError, export_game
 from ..scoring.trust import PROVISIONAL, shown_status
-from ..services import StoredGame, StoredRound
+from ..services import clubs, common, confirmation, games, rounds
+from ..services.clubs import ClubRefused
+from ..services.history import export_stored, history_export
+from ..services.rematch import start_rematch
 from ..web.device import creator
 from ..web.errors import error_response
 from ..web.json_input import request_json
@@ -79,7 +81,7 @@ def round_export(game: StoredGame | Game, number: int, status: str | None = PROV
 def create_game():
     """Create (or import) a game from a game document → 201 with id, tokens and links."""
     try:
-        stored, game = services.create_game(body(), **creator(), club=club_of_request())
+        stored, game = games.create_game(body(), **creator(), club=club_of_request())
     except ScoringError as exc:
         return error_response(422, exc.message, path=exc.path)
     except ClubRefused:
@@ -99,7 +101,7 @@ def game_created(stored: StoredGame, game: Game, *, as_stored: bool = False) -> 
     ``links`` (with ``confirm``: the witness's page, which carries the confirm token) and its
     ``game`` export. ``as_stored``: a game stored earlier (a rematch asked for again), exported
     as it is now, with each round's status (``game`` is then not used)."""
-    confirm_token = services.confirm_token_of(stored, stored.edit_token or "")
+    confirm_token = confirmation.confirm_token_of(stored, stored.edit_token or "")
     return created(
         {
             "id": stored.id,
@@ -107,7 +109,7 @@ def game_created(stored: StoredGame, game: Game, *, as_stored: bool = False) -> 
             "view_token": stored.view_token,
             "confirm_token": confirm_token,
             "links": {**game_links(stored), "confirm": url_for("confirm.show", token=confirm_token, _external=True)},
-            "game": services.export_stored(stored, with_history=False)
+            "game": export_stored(stored, with_history=False)
             if as_stored
             else export_game(game) | clubs.club_fields(stored.club_id, stored.members),
         }
@@ -123,10 +125,10 @@ def rematch(game_id: int):
     while the game is not finished. It counts against the same limits as a new game."""
     stored = api_game(game_id, write=True)
     try:
-        new, game, started = services.start_rematch(stored, **creator())
+        new, game, started = start_rematch(stored, **creator())
     except ScoringError as exc:
         return error_response(422, exc.message, path=exc.path)
-    except services.Conflict as exc:
+    except common.Conflict as exc:
         return error_response(409, exc.message)
     response = game_created(new, game, as_stored=not started)
     if not started:
@@ -138,7 +140,7 @@ def rematch(game_id: int):
 def game(game_id: int):
     """The game's export with every result, each round's status, the standings and the game's
     history (edit, view or confirm token)."""
-    return jsonify(services.export_stored(api_game(game_id, write=False)))
+    return jsonify(export_stored(api_game(game_id, write=False)))
 
 
 @bp.get("/games/<int:game_id>/history")
@@ -146,7 +148,7 @@ def history(game_id: int):
     """The game's history, oldest first (club-format.md "Trust"): every record, edit, undo,
     confirm, dispute, import, close and reopen (edit, view or confirm token)."""
     stored, _role = api_game_role(game_id)
-    return jsonify(services.game_history_export(stored))
+    return jsonify(history_export(stored))
 
 
 def check_body() -> dict[str, Any]:
@@ -186,9 +188,9 @@ def check_round(game_id: int, number: int, dispute: bool) -> Response:
     if not dispute and doc.get("note") is not None:
         return error_response(422, "a confirmation has no note; dispute the round to say what is wrong", path="note")
     if dispute:
-        done = round_change(number, lambda: services.dispute_round(stored, number, doc.get("note"), if_match()))
+        done = round_change(number, lambda: confirmation.dispute_round(stored, number, doc.get("note"), if_match()))
     else:
-        done = round_change(number, lambda: services.confirm_round(stored, number, if_match()))
+        done = round_change(number, lambda: confirmation.confirm_round(stored, number, if_match()))
     if isinstance(done, Response):
         return done
     row = done[0]
@@ -206,9 +208,9 @@ def round_change(number: int, change: Callable[[], tuple[StoredRound, T]]) -> tu
         return error_response(404, f"there is no round {number}")
     except ScoringError as exc:
         return error_response(422, exc.message, path=exc.path)
-    except services.RoundChanged as exc:
+    except rounds.RoundChanged as exc:
         return error_response(412, exc.message)
-    except services.Conflict as exc:
+    except common.Conflict as exc:
         return error_response(409, exc.message)
 
 
@@ -221,28 +223,28 @@ def record_round(game_id: int):
     a 409."""
     stored = api_game(game_id, write=True)
     try:
-        client_key = services.check_client_key(request.headers.get("Idempotency-Key"), "Idempotency-Key")
+        client_key = rounds.check_client_key(request.headers.get("Idempotency-Key"), "Idempotency-Key")
     except ScoringError as exc:
         return error_response(422, exc.message, path=exc.path)
     doc = body()
-    digest = services.request_digest(doc)  # the body as sent, its "number" too
+    digest = rounds.request_digest(doc)  # the body as sent, its "number" too
     number = doc.pop("number", None) if isinstance(doc, dict) else None
     if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
         return error_response(422, "the round number must be a whole number", path="number")
     try:
-        row, game = services.record_round(stored, doc, number, client_key, digest)
-    except services.Replayed as replay:
+        row, game = rounds.record_round(stored, doc, number, client_key, digest)
+    except rounds.Replayed as replay:
         if replay.number > len(stored.rounds):  # undone by another phone since it was found
-            return error_response(409, services.key_round_undone().message)
+            return error_response(409, rounds.key_round_undone().message)
         response = jsonify(round_export(stored, replay.number, replay.status))
         response.set_etag(replay.digest)
         response.headers["Idempotent-Replayed"] = "true"
         return response
-    except services.KeyReused as exc:
+    except rounds.KeyReused as exc:
         return error_response(422, exc.message, path="Idempotency-Key")
     except ScoringError as exc:
         return error_response(422, exc.message, path=exc.path)
-    except services.Conflict as exc:
+    except common.Conflict as exc:
         return error_response(409, exc.message)
     # The round as saved: the row is not read again (another phone may have undone it since the commit).
     response = with_etag(jsonify(round_export(game, len(game.rounds), row.saved_status)), row)
@@ -251,7 +253,7 @@ def record_round(game_id: int):
 
 
 def if_match() -> tuple[str, ...] | None:
-    """The round ETags (:func:`scorepad.services.round_digest`) an ``If-Match`` header accepts:
+    """The round ETags (:func:`scorepad.services.rounds.round_digest`) an ``If-Match`` header accepts:
     its strong ones (none for weak ones only: If-Match compares strongly; none for an empty
     ``""``, which Werkzeug reads as None and no round's ETag is); None without the header or
     with ``*`` (any round that is there)."""
@@ -262,8 +264,8 @@ def if_match() -> tuple[str, ...] | None:
 
 def with_etag(response: Response, row: StoredRound) -> Response:
     """``response`` with the round's ETag: what a later PUT's ``If-Match`` names (as saved,
-    for a round this request saved: :func:`scorepad.services._commit_round`)."""
-    response.set_etag(row.saved_digest or services.round_digest(row))
+    for a round this request saved: :func:`scorepad.services.rounds._commit_round`)."""
+    response.set_etag(row.saved_digest or rounds.round_digest(row))
     return response
 
 
@@ -278,7 +280,7 @@ def replace_round(game_id: int, number: int):
         return error_response(422, f"the body's number does not match round {number} of the URL", path="number")
     if isinstance(doc, dict):
         doc.pop("number", None)
-    done = round_change(number, lambda: services.replace_round(stored, number, doc, if_match()))
+    done = round_change(number, lambda: rounds.replace_round(stored, number, doc, if_match()))
     if isinstance(done, Response):
         return done
     row, game = done
@@ -290,10 +292,10 @@ def delete_round(game_id: int, number: int):
     """Delete the last round (undo) → 204."""
     stored = api_game(game_id, write=True)
     try:
-        services.undo_round(stored, number)
+        rounds.undo_round(stored, number)
     except LookupError:
         return error_response(404, f"there is no round {number}")
-    except services.Conflict as exc:
+    except common.Conflict as exc:
         return error_response(409, exc.message)
     return "", 204
 

@@ -21,12 +21,13 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, url_for
 
-from .. import clubs
-from ..clubs import ADMIN, StoredClub, StoredMember
 from ..extensions import csrf
+from ..models import StoredClub, StoredMember
 from ..pages.club import score_value
 from ..scoring import ScoringError
 from ..scoring.club import LadderEntry, ladder_to_dict
+from ..services import clubs
+from ..services.clubs import ADMIN
 from ..web.errors import error_response
 from ..web.json_input import request_json
 from ..web.limits import EVENT_STARTS, limit
@@ -169,7 +170,7 @@ def merge_member(public_id: str, member_id: str):
     try:
         clubs.merge_members(club, source, target)
     except clubs.MemberConflict as exc:
-        return error_response(409, exc.message % exc.params)
+        return error_response(409, exc.message)
     return jsonify(member_export(club, target))
 
 

@@ -2,7 +2,7 @@
 night's director token or view token (``Authorization: Bearer <token>``):
 
 - ``POST /events`` (no token) → 201 with the night as its director sees it, tokens included;
-- ``GET /events/<id>`` (director or view token) → 200, the night (:func:`scorepad.events.event_export`);
+- ``GET /events/<id>`` (director or view token) → 200, the night (:func:`scorepad.services.nights.event_export`);
 - ``POST /events/<id>/adjustments`` ``{"player", "points", "reason"}`` (director) → 201;
 - ``POST /events/<id>/close``, ``…/reopen`` (director) → 200 with the night.
 
@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, jsonify
 
-from .. import events
-from ..clubs import ClubRefused
-from ..events import EventRole, StoredEvent
 from ..extensions import csrf
+from ..models import StoredEvent
 from ..scoring import ScoringError
-from ..services import Conflict
+from ..services import nights
+from ..services.clubs import ClubRefused
+from ..services.common import Conflict
+from ..services.nights import EventRole
 from ..web.device import creator
 from ..web.errors import error_response
 from ..web.json_input import request_json
@@ -40,7 +41,7 @@ def api_event(event_id: int, write: bool) -> tuple[StoredEvent, str]:
     """The night and the reader's role if the bearer token is its director or view token:
     401 without a token, 404 for an unknown night or another night's token, 403 for the
     view token on a write (``write``)."""
-    found = events.authorize_event(event_id, bearer_token("the night's director or view token"))
+    found = nights.authorize_event(event_id, bearer_token("the night's director or view token"))
     if found is None:
         abort(error_response(404, "no club night with this id and token"))
     stored, role = found
@@ -51,7 +52,7 @@ def api_event(event_id: int, write: bool) -> tuple[StoredEvent, str]:
 
 def answer(stored: StoredEvent, role: str, status: int = 200) -> Response:
     """The night as ``role`` sees it, with ``status``; 201s carry its API URL in ``Location``."""
-    doc = events.event_export(events.event_state(stored, role))
+    doc = nights.event_export(nights.event_state(stored, role))
     response = jsonify(doc)
     response.status_code = status
     if status == 201:
@@ -67,7 +68,7 @@ def create_event():
     with its game id, edit and confirm tokens and scorer link); 422 ``{"error", "path"}`` for
     bad input (nothing stored). Counts against :data:`~scorepad.web.limits.EVENT_STARTS`."""
     try:
-        stored = events.create_event(request_json(), **creator(), club=club_of_request())
+        stored = nights.create_event(request_json(), **creator(), club=club_of_request())
     except ScoringError as exc:
         return error_response(422, exc.message, path=exc.path)
     except ClubRefused:
@@ -98,7 +99,7 @@ def add_adjustment(event_id: int):
     if unknown is not None:  # as a game's or a round's document: a misspelt field is refused, not dropped
         return error_response(422, UNKNOWN_ADJUSTMENT_FIELD, path=unknown)
     try:
-        row = events.add_adjustment(stored, doc.get("player"), doc.get("points"), doc.get("reason"))
+        row = nights.add_adjustment(stored, doc.get("player"), doc.get("points"), doc.get("reason"))
     except ScoringError as exc:
         return error_response(422, exc.message, path=exc.path)
     except Conflict as exc:
@@ -118,7 +119,7 @@ def close(event_id: int):
     while any is not confirmed (nothing closed)."""
     stored, role = api_event(event_id, write=True)
     try:
-        events.close_event(stored)
+        nights.close_event(stored)
     except Conflict as exc:
         return error_response(409, exc.message)
     return answer(stored, role)
@@ -128,5 +129,5 @@ def close(event_id: int):
 def reopen(event_id: int):
     """Reopen a closed night (director); idempotent → 200 with the night (``"closed": false``)."""
     stored, role = api_event(event_id, write=True)
-    events.reopen_event(stored)
+    nights.reopen_event(stored)
     return answer(stored, role)

@@ -13,10 +13,10 @@ from typing import Any
 
 from flask import Blueprint, jsonify, url_for
 
-from .. import services
 from ..extensions import csrf
+from ..models import StoredPreset
 from ..scoring import BUILTIN, Preset, ScoringError, preset_to_dict
-from ..services import StoredPreset
+from ..services.presets import create_preset, delete_preset, update_preset
 from ..web.device import address_key
 from ..web.errors import error_response
 from ..web.limits import PRESET_SAVES, limit
@@ -73,7 +73,7 @@ def create():
     """Save a new preset → 201 with its id and edit token (shown only here)."""
     obj, notes, path = parts(body())
     try:
-        stored = services.create_preset(obj, notes, None, path=path, notes_path="notes", creator_address=address_key())
+        stored = create_preset(obj, notes, None, path=path, notes_path="notes", creator_address=address_key())
     except ScoringError as exc:
         return error_response(422, exc.message, path=exc.path)
     return created({**payload(stored.to_preset(), stored), "edit_token": stored.edit_token})
@@ -91,7 +91,7 @@ def replace(preset_id: str):
     stored = api_preset_to_write(preset_id)
     obj, notes, path = parts(body())
     try:
-        services.update_preset(stored, obj, notes, path=path, notes_path="notes")
+        update_preset(stored, obj, notes, path=path, notes_path="notes")
     except ScoringError as exc:
         return error_response(422, exc.message, path=exc.path)
     return jsonify(payload(stored.to_preset(), stored))
@@ -100,5 +100,5 @@ def replace(preset_id: str):
 @bp.delete("/presets/<preset_id>")
 def delete(preset_id: str):
     """Delete a saved preset → 204 (games started with it keep their copy)."""
-    services.delete_preset(api_preset_to_write(preset_id))
+    delete_preset(api_preset_to_write(preset_id))
     return "", 204

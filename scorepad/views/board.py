@@ -20,10 +20,10 @@ from cachetools import LRUCache
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request, url_for
 from flask_babel import force_locale, get_locale
 
-from .. import services
 from ..i18n import select_locale
+from ..models import StoredGame
 from ..pages.board import board_page
-from ..services import StoredGame  # the stored game's type only: views reach the tables through services
+from ..services import stamps
 from ..web.loaders import any_game, game_to_read, game_to_view
 from ..web.qr import qr_svg
 from ..web.trust import trust_of
@@ -46,13 +46,13 @@ def live_etag(token: str, layout: str, language: str) -> str | None:
     """The validator of the live fragment of the game with view token ``token`` in
     ``layout`` and ``language``: a hash of the token, the game's ``updated_at``, the layout
     and the language (32 hex digits); None for an unknown token. One single-row lookup on
-    the view token's unique index (:func:`scorepad.services.updated_stamp`); the game is neither loaded nor
+    the view token's unique index (:func:`scorepad.services.stamps.updated_stamp`); the game is neither loaded nor
     scored. ``updated_at`` changes with every change to the game: each save, edit and undo
     of :mod:`scorepad.services` sets it, and any other update of the game's row sets it too
     (``onupdate``)."""
     if not token or len(token) > 64:
         return None
-    stamp = services.updated_stamp(token)
+    stamp = stamps.updated_stamp(token)
     if stamp is None:
         return None
     return stamp_etag(FRAGMENT_VERSION, token, stamp, layout, language)

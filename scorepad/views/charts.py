@@ -24,8 +24,8 @@ from flask_babel import force_locale
 from flask_babel import gettext as _
 
 from ..i18n import asked_language
+from ..models import StoredGame
 from ..scoring.game import RoundResult, score
-from ..services import StoredGame  # the stored game's type only: views reach the tables through services
 from ..web.charts import running_totals_svg
 from ..web.loaders import any_game, game_to_view
 from .board import live_etag, revalidate, stamp_etag

@@ -5,7 +5,7 @@ CSV; with the admin token only, adding, renaming and merging members and startin
 club night for the club (the new-game and new-night forms offering the members).
 
 Thin views: the forms collect (scorepad/club_forms.py, scorepad/forms.py, scorepad/event_forms.py),
-:mod:`scorepad.clubs` stores and computes (the engine's statistics and ladder, the ratings),
+:mod:`scorepad.services.clubs` stores and computes (the engine's statistics and ladder, the ratings),
 :mod:`scorepad.pages.club` arranges, the templates (templates/club/) show. A token that is not
 the club's is 404 (nothing can be enumerated); the view token on an admin's page or action, 403.
 """
@@ -21,7 +21,6 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask_babel import format_date, get_locale
 from flask_babel import gettext as _
 
-from .. import clubs, events, services
 from ..club_forms import ClubNightForm, MemberForm, MergeForm, NewClubForm, RenameForm
 from ..forms import NewGameForm
 from ..i18n import engine_text, error_text
@@ -40,6 +39,7 @@ from ..pages.common import isolated_text
 from ..pages.event import inline_qr
 from ..scoring import ScoringError, parse_game
 from ..scoring.event import parse_event
+from ..services import clubs, common, games, nights, presets
 from ..web.charts import rating_svg, results_svg
 from ..web.device import creator, device_id
 from ..web.downloads import send_download
@@ -238,7 +238,7 @@ def merge(token: str):
             try:
                 clubs.merge_members(club, source, target)
             except clubs.MemberConflict as exc:
-                form.form_errors.append(engine_text(exc.message, **exc.params))
+                form.form_errors.append(engine_text(exc.template, **exc.params))
                 return refused(club, token, 409, merge_form=form)
             flash(
                 _(
@@ -337,7 +337,7 @@ def ladder_page(token: str):
         rows=ladder_rows(entries),
         rules=ladder_rules_text(rules, long_date),
         member_url=member_url_of(token),
-        today=services.clock().date(),
+        today=common.clock().date(),
     )
 
 
@@ -347,7 +347,7 @@ def ladder_download(token: str):
     club, _admin = club_of(token)
     _rules, entries = clubs.club_ladder(club)
     body = ladder_csv(entries).encode("utf-8-sig")
-    return send_download(body, "text/csv", f"{services.clock().date().isoformat()} {club.name} ladder.csv")
+    return send_download(body, "text/csv", f"{common.clock().date().isoformat()} {club.name} ladder.csv")
 
 
 # -- a game or a club night for the club ------------------------------------------------------------
@@ -371,7 +371,7 @@ def game_form(club: clubs.StoredClub, token: str, form: NewGameForm, status: int
 
 def night_form(club: clubs.StoredClub, token: str, form: ClubNightForm, status: int) -> tuple[str, int]:
     """The new-night form for the club with what was typed and ticked, its errors and the count of players."""
-    today = services.clock().date().isoformat()
+    today = common.clock().date().isoformat()
     if not form.is_submitted():
         form.date.data = form.date.data or today
     extras = form_extras(club, token, "club.new_night")
@@ -390,7 +390,7 @@ def at_limit(message: str, check: Any, answer: Any) -> Any:
         return None
     document = form.to_document()
     try:
-        check(document, services.saved_for_document(document))
+        check(document, presets.saved_for_document(document))
     except ScoringError:
         return None
     form.form_errors.append(message)
@@ -399,12 +399,12 @@ def at_limit(message: str, check: Any, answer: Any) -> Any:
 
 def new_game_form(club: clubs.StoredClub, token: str) -> NewGameForm:
     """The new-game form of this device (its saved presets offered)."""
-    return NewGameForm(saved=services.device_presets(device_id()))
+    return NewGameForm(saved=presets.device_presets(device_id()))
 
 
 def new_night_form(club: clubs.StoredClub, token: str) -> ClubNightForm:
     """The club's new-night form of this device: its saved presets and the club's members offered."""
-    return ClubNightForm(saved=services.device_presets(device_id()), members=member_pairs(club))
+    return ClubNightForm(saved=presets.device_presets(device_id()), members=member_pairs(club))
 
 
 def parse_night(document: Any, saved: Any) -> Any:
@@ -414,10 +414,10 @@ def parse_night(document: Any, saved: Any) -> Any:
 
 def for_the_club(club: clubs.StoredClub, document: dict[str, Any], check: Any) -> dict[str, Any]:
     """A game's or a night's ``document`` from the club's form, made the club's: its ``club`` and
-    the ``members`` of its players (:func:`scorepad.clubs.members_for_names`: a name typed anew
+    the ``members`` of its players (:func:`scorepad.services.clubs.members_for_names`: a name typed anew
     becomes a member, stored with the game). The engine checks the document first (``check``
     raises :class:`ScoringError`), so that nobody becomes a member of a game that is refused."""
-    check(document, services.saved_for_document(document))
+    check(document, presets.saved_for_document(document))
     return {**document, "club": club.public_id, "members": clubs.members_for_names(club, document["players"])}
 
 
@@ -433,7 +433,7 @@ def new_game(token: str):
     if form.validate_on_submit():
         try:
             document = for_the_club(club, form.to_document(), parse_game)
-            stored, started = services.create_game(document, club=club, **creator())
+            stored, started = games.create_game(document, club=club, **creator())
         except ScoringError as exc:
             form.add_engine_error(exc.path, error_text(exc))
         else:
@@ -455,7 +455,7 @@ def new_night(token: str):
     form = new_night_form(club, token)
     if form.validate_on_submit():
         try:
-            stored = events.create_event(for_the_club(club, form.to_document(), parse_night), club=club, **creator())
+            stored = nights.create_event(for_the_club(club, form.to_document(), parse_night), club=club, **creator())
         except ScoringError as exc:
             form.add_engine_error(exc.path, error_text(exc))
         else:

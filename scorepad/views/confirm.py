@@ -24,12 +24,12 @@ from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms import HiddenField, StringField
 
-from .. import services
 from ..i18n import engine_text, error_text
+from ..models import StoredGame
 from ..pages.confirm import CheckBox, RoundCheck, disputed_notes, witness_page
 from ..scoring import ScoringError
 from ..scoring.trust import MAX_NOTE, checks_open, shown_status
-from ..services import StoredGame  # the stored game's type only: views reach the tables through services
+from ..services import common, confirmation, games, rounds, stamps
 from ..web import htmx
 from ..web.loaders import game_to_edit
 from .board import POLL_SECONDS, live_answer, live_request, stamp_etag
@@ -47,7 +47,7 @@ FRAGMENT_VERSION = "1"
 
 class ConfirmForm(FlaskForm):
     """A round's Confirm button: its CSRF token and ``digest``, the
-    :func:`scorepad.services.round_digest` of the round the page showed."""
+    :func:`scorepad.services.rounds.round_digest` of the round the page showed."""
 
     digest = HiddenField()
 
@@ -65,10 +65,10 @@ class DisputeForm(ConfirmForm):
 def witness_game(token: str) -> StoredGame:
     """The game whose confirm token is ``token``; 403 for the game's edit or view token, 404
     (revealing nothing) for any other."""
-    stored = services.find_witness(token)
+    stored = confirmation.find_witness(token)
     if stored is not None:
         return stored
-    if services.find_by_token(token) is not None:
+    if games.find_by_token(token) is not None:
         abort(
             403,
             _(
@@ -81,8 +81,8 @@ def witness_game(token: str) -> StoredGame:
 
 def live_etag(token: str, language: str) -> str | None:
     """The validator of the live part of the confirm page of ``token`` in ``language`` (32 hex
-    digits), from one indexed query (:func:`scorepad.services.witness_stamp`); None for an unknown token."""
-    found = services.witness_stamp(token)
+    digits), from one indexed query (:func:`scorepad.services.stamps.witness_stamp`); None for an unknown token."""
+    found = stamps.witness_stamp(token)
     if found is None:
         return None
     return stamp_etag(FRAGMENT_VERSION, token, found, language)
@@ -95,7 +95,7 @@ def round_checks(stored: StoredGame, with_digests: bool = True) -> list[RoundChe
         RoundCheck(
             shown_status(stored.confirmation, row.status),
             row.note,
-            services.round_digest(row) if with_digests else "",
+            rounds.round_digest(row) if with_digests else "",
         )
         for row in stored.rounds
     ]
@@ -106,7 +106,7 @@ def witness_context(stored: StoredGame, token: str, **extra: Any) -> dict[str, A
     the token, the poll's interval, language and ETag, and ``extra``: ``message`` (a refusal, at
     the top), ``feedback`` (what the witness just did), ``dispute`` (a refused note: ``number``,
     ``note``, ``errors``)."""
-    closed = stored.event_id is not None and services.night_closed(stored.event_id, for_write=False)
+    closed = stored.event_id is not None and common.night_closed(stored.event_id, for_write=False)
     checks = round_checks(stored)
     page = witness_page(stored.to_game(), checks, checking=checks_open(stored.confirmation), closed=closed)
     language = str(get_locale())
@@ -176,11 +176,11 @@ def check(
         if not digest:  # the page always sends one: without it, what the witness saw is unknown
             if not 1 <= number <= len(stored.rounds):
                 raise LookupError(number)
-            raise services.round_changed(number)
+            raise rounds.round_changed(number)
         change(digest)
-    except services.RoundChanged:
+    except rounds.RoundChanged:
         return refusal(stored, token, _("Round %(n)d was changed since this page showed it: check it again.", n=number))
-    except services.Conflict as exc:
+    except common.Conflict as exc:
         return refusal(stored, token, engine_text(exc.template, **exc.params))
     except LookupError:
         if not digest:
@@ -204,7 +204,7 @@ def confirm(token: str, number: int):
         token,
         number,
         ConfirmForm(),
-        lambda digest: services.confirm_round(stored, number, based_on=digest),
+        lambda digest: confirmation.confirm_round(stored, number, based_on=digest),
         _("Round %(n)d confirmed.", n=number),
     )
 
@@ -219,7 +219,7 @@ def dispute(token: str, number: int):
         token,
         number,
         form,
-        lambda digest: services.dispute_round(stored, number, form.note.data or "", based_on=digest),
+        lambda digest: confirmation.dispute_round(stored, number, form.note.data or "", based_on=digest),
         _("Round %(n)d disputed: the scorer sees your note.", n=number)
         if (form.note.data or "").strip()
         else _("Round %(n)d disputed.", n=number),
@@ -239,7 +239,7 @@ def scorer_witness(stored: StoredGame, can_edit: bool, with_box: bool = True) ->
     box = poll = etag = None
     if can_edit and stored.edit_token and checks_open(stored.confirmation):
         if with_box:
-            confirm_token = services.confirm_token_of(stored, stored.edit_token)
+            confirm_token = confirmation.confirm_token_of(stored, stored.edit_token)
             box = CheckBox(url_for("confirm.show", token=confirm_token, _external=True))
         language = str(get_locale())
         poll = url_for("disputes.disputed", token=stored.edit_token, lang=language)
@@ -269,7 +269,7 @@ def disputed(token: str):
     for again every few seconds by the scorer's page: 304 while the game did not change."""
     stored = game_to_edit(token)
     _layout, language, varies = live_request(("page",))
-    closed = stored.event_id is not None and services.night_closed(stored.event_id, for_write=False)
+    closed = stored.event_id is not None and common.night_closed(stored.event_id, for_write=False)
 
     def render() -> str:
         witness = scorer_witness(stored, True, with_box=False)

@@ -2,7 +2,7 @@
 "Director"): creating a night (``/events/new``), its seating plan, the printable table cards
 and the director's console, at URLs carrying the director token (``/d/<token>``).
 
-Thin views: the forms collect (scorepad/event_forms.py), :mod:`scorepad.events` stores and
+Thin views: the forms collect (scorepad/event_forms.py), :mod:`scorepad.services.nights` stores and
 computes (the engine decides the seating, the leaderboard and which tables stand out),
 :mod:`scorepad.pages.event` arranges, the templates (templates/events/) show.
 """
@@ -16,14 +16,15 @@ from flask import Blueprint, abort, flash, make_response, redirect, render_templ
 from flask_babel import get_translations, ngettext
 from flask_babel import gettext as _
 
-from .. import events, services
 from ..event_forms import AdjustmentForm, NewEventForm, SwapForm
-from ..events import EventRole, StoredEvent
 from ..forms import ButtonForm
 from ..i18n import engine_text, error_text
+from ..models import StoredEvent
 from ..pages.event import event_page, inline_qr
 from ..scoring import ScoringError
 from ..scoring.event import parse_event
+from ..services import common, nights, presets
+from ..services.nights import EventRole
 from ..web import htmx
 from ..web.device import creator, device_id
 from ..web.limits import EVENT_STARTS, limit
@@ -40,7 +41,7 @@ POLL_SECONDS = 10
 
 def director_event(token: str) -> StoredEvent:
     """The night of a director token: 404 for an unknown token, 403 for the night's view token."""
-    found = events.find_event(token)
+    found = nights.find_event(token)
     if found is None:
         abort(404)
     stored, role = found
@@ -52,8 +53,8 @@ def director_event(token: str) -> StoredEvent:
 def console_context(stored: StoredEvent, token: str, **forms: Any) -> dict[str, Any]:
     """The console's template variables: :func:`scorepad.pages.event.event_page` of the night
     now, its token, the poll interval, and its forms (an adjustment form with errors may be given)."""
-    state = events.event_state(stored, EventRole.DIRECTOR)
-    page = event_page(state, services.clock())
+    state = nights.event_state(stored, EventRole.DIRECTOR)
+    page = event_page(state, common.clock())
     page.update(
         {
             "token": token,
@@ -72,7 +73,7 @@ def console_context(stored: StoredEvent, token: str, **forms: Any) -> dict[str, 
 
 def new_form(form: NewEventForm, status: int):
     """The new-night form with what was typed, its errors and the count of players typed."""
-    today = services.clock().date().isoformat()
+    today = common.clock().date().isoformat()
     if not form.is_submitted():
         form.date.data = form.date.data or today
     return render_template("events/new.html", form=form, today=today, count=len(form.names())), status
@@ -82,12 +83,12 @@ def new_at_limit(message: str):
     """A night beyond the limits of new nights: 429, the reason at the top of the form and what
     was typed kept. None while the form has errors, the form's or the engine's (the page says
     which, with 422), as for a new game."""
-    form = NewEventForm(saved=services.device_presets(device_id()))
+    form = NewEventForm(saved=presets.device_presets(device_id()))
     if not form.validate_on_submit():
         return None
     document = form.to_document()
     try:
-        parse_event(document, services.saved_for_document(document), random.Random())
+        parse_event(document, presets.saved_for_document(document), random.Random())
     except ScoringError:
         return None
     form.form_errors.append(message)
@@ -99,10 +100,10 @@ def new_at_limit(message: str):
 def new():
     """The new-night form; a valid one creates the night, its seating and every table's game,
     and goes to the director's console (303). Errors name the field (422)."""
-    form = NewEventForm(saved=services.device_presets(device_id()))
+    form = NewEventForm(saved=presets.device_presets(device_id()))
     if form.validate_on_submit():
         try:
-            stored = events.create_event(form.to_document(), **creator())
+            stored = nights.create_event(form.to_document(), **creator())
         except ScoringError as exc:
             form.add_engine_error(exc.path, error_text(exc))
         else:
@@ -138,10 +139,10 @@ def add_adjustment(token: str):
     form = AdjustmentForm(players=stored.players)
     if form.validate_on_submit():
         try:
-            events.add_adjustment(stored, *form.values())
+            nights.add_adjustment(stored, *form.values())
         except ScoringError as exc:
             form.add_engine_error(exc.path, error_text(exc))
-        except services.Conflict as exc:
+        except common.Conflict as exc:
             form.form_errors.append(engine_text(exc.template, **exc.params))
             return refused(stored, token, 409, adjustment_form=form)
         else:
@@ -157,16 +158,16 @@ def _button(token: str, action: Any, done: str):
         abort(400)
     try:
         action(stored)
-    except events.Unconfirmed as exc:  # the tables and rounds, named in the page's language
-        message = events.unconfirmed_message(exc.tables, get_translations())
+    except nights.Unconfirmed as exc:  # the tables and rounds, named in the page's language
+        message = nights.unconfirmed_message(exc.tables, get_translations())
         return refused(stored, token, 409, message=message[:1].upper() + message[1:])
-    except services.Conflict as exc:
+    except common.Conflict as exc:
         return refused(stored, token, 409, message=engine_text(exc.template, **exc.params))
     flash(done)
     return redirect(url_for("director.page", token=token), 303)
 
 
-def unfinished_tables(state: events.EventState) -> int:
+def unfinished_tables(state: nights.EventState) -> int:
     """How many of the night's tables have not played their last round (the services' ``complete``)."""
     return sum(1 for session in state.sessions for table in session.tables if not table.complete)
 
@@ -177,10 +178,10 @@ def close(token: str):
     table has not finished, the form must say so (its ``unfinished`` box ticked, which the
     console shows only then): else 422 with the count, nothing closed. A night that requires
     confirmation does not close while a round is not confirmed: 409 naming the tables and
-    rounds (:class:`scorepad.events.Unconfirmed`)."""
+    rounds (:class:`scorepad.services.nights.Unconfirmed`)."""
     stored = director_event(token)
     if request.form.get("unfinished") != "yes":
-        left = unfinished_tables(events.event_state(stored, EventRole.DIRECTOR))
+        left = unfinished_tables(nights.event_state(stored, EventRole.DIRECTOR))
         if left and ButtonForm().validate_on_submit():
             message = ngettext(
                 "%(num)d table has not finished: tick the box to close the night all the same.",
@@ -188,13 +189,13 @@ def close(token: str):
                 left,
             )
             return refused(stored, token, 422, message=message)
-    return _button(token, events.close_event, _("The night is closed: every table is read-only."))
+    return _button(token, nights.close_event, _("The night is closed: every table is read-only."))
 
 
 @bp.post("/d/<token>/reopen")
 def reopen(token: str):
     """Reopen a closed night: the tables can be scored again."""
-    return _button(token, events.reopen_event, _("The night is open again."))
+    return _button(token, nights.reopen_event, _("The night is open again."))
 
 
 # -- seating and cards -------------------------------------------------------------------------
@@ -205,7 +206,7 @@ def seating(token: str):
     """The seating plan of every session, and a swap of two players in a session (POST →
     303 here); refused (409, saying why) once that session has a round or the night is closed."""
     stored = director_event(token)
-    state = events.event_state(stored, EventRole.DIRECTOR)
+    state = nights.event_state(stored, EventRole.DIRECTOR)
     names = state.spec.players
     form = SwapForm(sessions=len(state.sessions), players=names)
     status = 200
@@ -215,17 +216,17 @@ def seating(token: str):
         if values is not None:
             session, first, second = values
             try:
-                events.swap_players(stored, session, first, second)
+                nights.swap_players(stored, session, first, second)
             except ScoringError as exc:
                 form.form_errors.append(error_text(exc))
-            except services.Conflict as exc:
+            except common.Conflict as exc:
                 form.form_errors.append(engine_text(exc.template, **exc.params))
                 status = 409
             else:
                 flash(_("Session %(n)d: %(a)s and %(b)s trade places.", n=session, a=names[first], b=names[second]))
                 return redirect(url_for("director.seating", token=token), 303)
-        state = events.event_state(stored, EventRole.DIRECTOR)
-    context = event_page(state, services.clock())
+        state = nights.event_state(stored, EventRole.DIRECTOR)
+    context = event_page(state, common.clock())
     return render_template("events/seating.html", token=token, form=form, **context), status
 
 
@@ -243,7 +244,7 @@ def cards(token: str):
     session's with ``?session=<n>`` (a later session printed when its players arrive; 404 for
     a session the night does not have)."""
     stored = director_event(token)
-    context = event_page(events.event_state(stored, EventRole.DIRECTOR), services.clock())
+    context = event_page(nights.event_state(stored, EventRole.DIRECTOR), common.clock())
     only = request.args.get("session")
     if only is not None:
         chosen = [s for s in context["sessions"] if str(s["number"]) == only]

@@ -12,16 +12,18 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, s
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from .. import clubs, events, labels, services
-from ..clubs import ClubRefused
+from .. import labels
 from ..forms import ButtonForm, ImportGameForm, NewGameForm, RoundForm, UnreadableImport
 from ..i18n import engine_text, error_text
+from ..models import StoredGame
 from ..pages.card import result_card, share_text
 from ..pages.common import isolated_text
 from ..pages.scorer import recent_game, scorer_page, undone_part
 from ..scoring import Game, ScoringError, parse_game
 from ..scoring.game import rematch_first_declarer
-from ..services import StoredGame  # the stored game's type only: views reach the tables through services
+from ..services import clubs, common, games, nights, presets
+from ..services.clubs import ClubRefused
+from ..services.rematch import start_rematch
 from ..web import htmx
 from ..web.device import creator, device_id
 from ..web.limits import GAME_STARTS, limit
@@ -91,7 +93,7 @@ def scorer_context(
             "trust": trust_of(stored),  # the rounds' marks (issue 15)
             # A table of a closed club night: shown, no longer scored (its writes answer 409).
             "night_closed": bool(
-                can_edit and stored.event_id and services.night_closed(stored.event_id, for_write=False)
+                can_edit and stored.event_id and common.night_closed(stored.event_id, for_write=False)
             ),
         }
     )
@@ -130,20 +132,20 @@ def home(import_form: ImportGameForm | None = None, status: int = 200):
     recent = []
     tokens = recent_tokens()
     for token in tokens:
-        found = services.find_by_token(token)
+        found = games.find_by_token(token)
         if found is None:
             continue
         stored, _can_edit = found
         recent.append({"stored": stored, **recent_game(stored.to_game())})
     keep_recent(tokens)  # seals a list a cookie from before kept in clear (else the cookie stays as it is)
-    nights = [
+    directed = [
         found[0]
-        for found in map(events.find_event, recent_tokens(NIGHTS))
-        if found and found[1] == events.EventRole.DIRECTOR
+        for found in map(nights.find_event, recent_tokens(NIGHTS))
+        if found and found[1] == nights.EventRole.DIRECTOR
     ]
     form = import_form or ImportGameForm()
     return (
-        render_template("games/home.html", recent=recent, nights=nights, clubs=admin_clubs(), import_form=form),
+        render_template("games/home.html", recent=recent, nights=directed, clubs=admin_clubs(), import_form=form),
         status,
     )
 
@@ -164,7 +166,7 @@ def import_game():
     if form.validate_on_submit():
         try:
             document = form.game_json()
-            stored, game = services.create_game(document, **creator())
+            stored, game = games.create_game(document, **creator())
         except ScoringError as exc:
             where = exc.path or _("the file")
             form.file.errors = [_("%(path)s: %(message)s", path=where, message=error_text(exc))]
@@ -194,12 +196,12 @@ def new_game_at_limit(message: str) -> tuple[str, int] | None:
     """The new-game form's answer to a game beyond the limit: 429, the reason at the top and
     what was typed kept. None while the form has errors, the form's or the engine's (the page
     says which, with 422)."""
-    form = NewGameForm(saved=services.device_presets(device_id()))
+    form = NewGameForm(saved=presets.device_presets(device_id()))
     if not form.validate_on_submit():
         return None
     document = form.to_document()
     try:
-        parse_game(document, services.saved_for_document(document))
+        parse_game(document, presets.saved_for_document(document))
     except ScoringError:
         return None
     form.form_errors.append(message)
@@ -211,13 +213,13 @@ def new_game_at_limit(message: str) -> tuple[str, int] | None:
 def new():
     """The new-game form; a valid one starts the game and goes to its page (303).
     ``?preset=<id>`` picks a preset (built-in or this device's) and its default players."""
-    form = NewGameForm(saved=services.device_presets(device_id()))
+    form = NewGameForm(saved=presets.device_presets(device_id()))
     if request.method == "GET":
         form.prefill(request.args.get("preset"))
     if form.validate_on_submit():
         document = form.to_document()
         try:
-            stored, game = services.create_game(document, **creator())
+            stored, game = games.create_game(document, **creator())
         except ScoringError as exc:
             form.add_engine_error(exc.path, error_text(exc))
         else:
@@ -269,10 +271,10 @@ def rematch(token: str):
     if not ButtonForm().validate_on_submit():
         abort(400)
     try:
-        new_game, game, started = services.start_rematch(stored, **creator())
+        new_game, game, started = start_rematch(stored, **creator())
     except ScoringError as exc:
         return refused_rematch(stored, token, error_text(exc), 422)
-    except services.Conflict as exc:
+    except common.Conflict as exc:
         return refused_rematch(stored, token, engine_text(exc.template, **exc.params), 409)
     remember(new_game)
     first = isolated_text(game.players[game.first_declarer])

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, redirect, render_template, url_for
 
-from .. import history, services
+from ..models import StoredGame
 from ..pages.history import history_page
-from ..services import StoredGame  # the stored game's type only: views reach the tables through services
+from ..services import confirmation, games, history
 from ..web.recent import remember
 from ..web.trust import trust_of
 from .sheet import scorer_token
@@ -26,9 +26,9 @@ def show(token: str):
     """The history page: every change to the game (record, edit, undo, confirm, dispute,
     import, close, reopen), oldest first, with its time (the players' clock), who made it and
     what it changed. 404 for a token of no game."""
-    found = services.find_by_token(token)
+    found = games.find_by_token(token)
     if found is None:
-        witness = services.find_witness(token)
+        witness = confirmation.find_witness(token)
         if witness is None:
             abort(404)
         return render(witness, witness_token=token)

@@ -3,7 +3,7 @@
 carrying the night's view token (``/n/<token>``).
 
 The event board polls its live fragment as a game's board does (:mod:`scorepad.views.board`,
-whose pieces it uses): the ETag is built from :func:`scorepad.events.event_stamp`, one indexed
+whose pieces it uses): the ETag is built from :func:`scorepad.services.nights.event_stamp`, one indexed
 query giving the night's and its tables' last change, plus the layout and the language, so a room
 of phones and a TV cost one lookup each and a ``304`` while nothing changed at any table.
 """
@@ -16,9 +16,10 @@ from flask import Blueprint, abort, make_response, redirect, render_template, ur
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from .. import events
-from ..events import EventState, StoredEvent  # the stored night's type only
+from ..models import StoredEvent
 from ..pages.night import night_date, night_page, results_csv, results_page
+from ..services import nights
+from ..services.nights import EventState
 from ..web.downloads import send_download
 from ..web.qr import qr_svg
 from .board import POLL_SECONDS, cached_fragment, live_answer, live_request, no_cache, stamp_etag
@@ -33,8 +34,8 @@ LAYOUTS = ("board", "screen")
 def night_of_view_token(token: str) -> StoredEvent:
     """The night whose view token is ``token``; 404, revealing nothing, for any other token
     (the director's too: these URLs end up on screens and in QR codes)."""
-    found = events.find_event(token)
-    if found is None or found[1] != events.EventRole.VIEW:
+    found = nights.find_event(token)
+    if found is None or found[1] != nights.EventRole.VIEW:
         abort(404)
     return found[0]
 
@@ -42,18 +43,18 @@ def night_of_view_token(token: str) -> StoredEvent:
 def night_to_view(token: str) -> EventState:
     """The state of the night whose view token is ``token``, as its view role sees it (no edit
     or director token in it); 404 as :func:`night_of_view_token`."""
-    return events.event_state(night_of_view_token(token), events.EventRole.VIEW)
+    return nights.event_state(night_of_view_token(token), nights.EventRole.VIEW)
 
 
 def night_etag(token: str, layout: str, language: str) -> str | None:
     """The validator of the event board's live fragment for the night of view token ``token``
     in ``layout`` and ``language`` (32 hex digits), None for an unknown token: one indexed
-    query (:func:`scorepad.events.event_stamp`: the night's ``updated_at`` and the latest of its
+    query (:func:`scorepad.services.nights.event_stamp`: the night's ``updated_at`` and the latest of its
     tables' games), nothing loaded or scored. Any save, edit or undo at any table, an
     adjustment, closing and reopening change it."""
     if not token or len(token) > 64:
         return None
-    stamp = events.event_stamp(token)
+    stamp = nights.event_stamp(token)
     if stamp is None:
         return None
     return stamp_etag(FRAGMENT_VERSION, token, stamp, layout, language)
@@ -68,8 +69,8 @@ def night_context(state: EventState, token: str, layout: str, etag: str | None) 
 
 
 def _page(token: str, layout: str):
-    found = events.find_event(token)
-    if found is not None and found[1] == events.EventRole.DIRECTOR:
+    found = nights.find_event(token)
+    if found is not None and found[1] == nights.EventRole.DIRECTOR:
         # The director's token works too, but the board's address is shown on a TV and in a QR
         # code: move to the view token, which the director's token derives.
         endpoint = "night.screen" if layout == "screen" else "night.board"
@@ -140,5 +141,5 @@ def csv(token: str):
 def export(token: str):
     """The night as JSON, as the API gives it to the view token (no edit or director token)."""
     state = night_to_view(token)
-    body = json.dumps(events.event_export(state), ensure_ascii=False, indent=2).encode()
+    body = json.dumps(nights.event_export(state), ensure_ascii=False, indent=2).encode()
     return send_download(body, "application/json", download_name(state, "json"))

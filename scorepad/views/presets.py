@@ -18,14 +18,15 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from jinja2_fragments.flask import render_block
 
-from .. import labels, services
+from .. import labels
 from ..forms import ButtonForm, ImportPresetForm, PresetForm, UnreadableImport
 from ..i18n import error_text
+from ..models import StoredPreset
 from ..pages.common import isolated_text
 from ..scoring import BUILTIN, Preset, ScoringError, preset_to_dict
 from ..scoring.contracts import VALUE_FIELDS, parse_contract
 from ..scoring.presets import DECKS
-from ..services import StoredPreset
+from ..services import presets
 from ..web import htmx
 from ..web.device import address_key, device_id
 from ..web.downloads import send_download
@@ -96,14 +97,14 @@ def handle_editor(stored: StoredPreset | None) -> ResponseReturnValue:
     obj = form.preset_object()
     try:
         if form.check.data:
-            services.validate_preset(obj, stored.public_id if stored else "new", "preset")
-            services.check_notes(form.notes.data, "notes")
+            presets.validate_preset(obj, stored.public_id if stored else "new", "preset")
+            presets.check_notes(form.notes.data, "notes")
             return render_editor(form, stored, checked=True)
         if stored is None:
-            stored = services.create_preset(obj, form.notes.data, device_id(create=True), creator_address=address_key())
+            stored = presets.create_preset(obj, form.notes.data, device_id(create=True), creator_address=address_key())
             flash(_("Saved “%(name)s”. It is offered when you start a new game.", name=isolated_text(stored.name)))
         else:
-            services.update_preset(stored, obj, form.notes.data)
+            presets.update_preset(stored, obj, form.notes.data)
             flash(
                 _(
                     "Saved “%(name)s”. Games already started keep the settings they began with.",
@@ -142,7 +143,7 @@ def preview():
 @bp.get("")
 def index():
     """The built-in presets and this device's own, with New and Import."""
-    mine = [(s, s.to_preset()) for s in services.device_presets(device_id())]
+    mine = [(s, s.to_preset()) for s in presets.device_presets(device_id())]
     return render_template("presets/index.html", mine=mine, builtin=list(BUILTIN.values()))
 
 
@@ -170,7 +171,7 @@ def show(preset_id: str):
     """A preset: its settings, each contract's total, notes; for its owner Edit and Delete.
     A saved preset's page is its share link."""
     preset, stored = preset_to_read(preset_id)
-    owner = stored is not None and services.owns_preset(stored, device_id())
+    owner = stored is not None and presets.owns_preset(stored, device_id())
     notes = stored.notes if stored else None
     return render_template(
         "presets/show.html",
@@ -202,7 +203,7 @@ def delete(preset_id: str):
     form = ButtonForm()
     if form.validate_on_submit():
         name = stored.name
-        services.delete_preset(stored)
+        presets.delete_preset(stored)
         flash(_("Deleted “%(name)s”. Games played with it keep their settings.", name=isolated_text(name)))
         return redirect(url_for("presets.index"), 303)
     return render_template("presets/delete.html", stored=stored, form=form)
@@ -238,7 +239,7 @@ def import_():
     if form.validate_on_submit():
         try:
             obj = form.preset_json()
-            stored = services.create_preset(
+            stored = presets.create_preset(
                 obj, "", device_id(create=True), path="preset", creator_address=address_key()
             )
         except ScoringError as exc:

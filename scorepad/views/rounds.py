@@ -12,15 +12,16 @@ from typing import Any
 from flask import Blueprint, abort, make_response, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 
-from .. import labels, services
+from .. import labels
 from ..forms import NumberedForm, PutBackForm, RoundForm, UndoForm, whole_number
 from ..i18n import engine_text, error_text
+from ..models import StoredGame
 from ..pages.common import isolated_text
 from ..pages.rounds import edit_page, edit_summary, free_of, preview_fragment, round_page, settlement_of
 from ..scoring import Game, MissingPart, ScoringError, parse_round, score
 from ..scoring.game import declarer_of
 from ..scoring.trust import shown_status
-from ..services import StoredGame  # the stored game's type only: views reach the tables through services
+from ..services import common, rounds
 from ..web import htmx
 from ..web.loaders import any_game, game_to_edit
 from .games import CHANGED_KEY, SCORER_BLOCKS, scorer_context
@@ -43,14 +44,14 @@ def game_page(stored: StoredGame, token: str, status: int = 200, refusal: str | 
     return htmx.page_or_blocks(SCORER, SCORER_BLOCKS, status=status, **context)
 
 
-def conflict_page(stored: StoredGame, token: str, conflict: services.Conflict):
+def conflict_page(stored: StoredGame, token: str, conflict: common.Conflict):
     """The game page with status 409 and why the change was refused, above the game as it is
     now. The message is the API's, begun with a capital letter as the page's other messages
     are. Its code (data-refusal) is ``closed`` when the table's club night is closed (nothing
     can be saved there: the phone's outbox shows the round as refused, not as one to save
     again under another number), else ``conflict``."""
     message = engine_text(conflict.template, **conflict.params)
-    refusal = "closed" if conflict.template == services.NIGHT_CLOSED else None
+    refusal = "closed" if conflict.template == common.NIGHT_CLOSED else None
     return game_page(stored, token, 409, refusal=refusal, message=message[:1].upper() + message[1:])
 
 
@@ -84,35 +85,35 @@ def create(token: str):
     contract = form.contract.data
     key_refusal = None  # the idempotency key names another round: said above all else
     if form.validate_on_submit():
-        digest = services.request_digest(
+        digest = rounds.request_digest(
             sorted([name, value] for name, value in request.form.items(multi=True) if name not in UNSIGNED_FIELDS)
         )
         try:
             # A retry of a save that did arrive (its answer was lost): the stored round, as a success.
-            client_key = services.check_client_key(form.client_key.data, "client_key")
-            if services.round_with_key(stored, client_key, digest) is not None:
+            client_key = rounds.check_client_key(form.client_key.data, "client_key")
+            if rounds.round_with_key(stored, client_key, digest) is not None:
                 return after_change(stored, token)
         except ScoringError as exc:
             form.add_engine_error(exc.path, error_text(exc))
             client_key = None
-        except services.KeyReused as exc:
+        except rounds.KeyReused as exc:
             key_refusal = engine_text(exc.template)
             form.add_engine_error("client_key", key_refusal)  # nothing is stored below
-        except services.Conflict as exc:
+        except common.Conflict as exc:
             return conflict_page(stored, token, exc)
         document = form.round_document(game.preset, game.players)
         if document is not None and not form.has_errors:
             number = whole_number(form.number.data)
             try:
-                services.record_round(stored, document, number, client_key, digest)
-            except services.Replayed:  # the same save, stored by a retry running at the same time
+                rounds.record_round(stored, document, number, client_key, digest)
+            except rounds.Replayed:  # the same save, stored by a retry running at the same time
                 return after_change(stored, token)
             except ScoringError as exc:
                 form.add_engine_error(exc.path, error_text(exc))
-            except services.KeyReused as exc:
+            except rounds.KeyReused as exc:
                 key_refusal = engine_text(exc.template)
                 form.add_engine_error("client_key", key_refusal)
-            except services.Conflict as exc:
+            except common.Conflict as exc:
                 return conflict_page(stored, token, exc)
             else:
                 return after_change(stored, token)
@@ -152,10 +153,10 @@ def undo(token: str):
     stored = game_to_edit(token)
     number = button_number(stored, token, UndoForm())
     try:
-        services.undo_round(stored, number)
+        rounds.undo_round(stored, number)
     except LookupError:
         return game_page(stored, token, 409, message=_("There is no round to undo."))
-    except services.Conflict as exc:
+    except common.Conflict as exc:
         return conflict_page(stored, token, exc)
     return after_change(stored, token, "undone")
 
@@ -168,8 +169,8 @@ def put_back(token: str):
     stored = game_to_edit(token)
     number = button_number(stored, token, PutBackForm())
     try:
-        services.put_back_round(stored, number)
-    except services.Conflict as exc:
+        rounds.put_back_round(stored, number)
+    except common.Conflict as exc:
         return conflict_page(stored, token, exc)
     except ScoringError as exc:  # not reached for a round the engine took before; said all the same
         return game_page(stored, token, 422, message=error_text(exc))
@@ -227,14 +228,14 @@ def round_at(stored: StoredGame, token: str, number: int) -> Game:
     """The engine's game of ``stored``; 404 when it has no round ``number`` (1-based). A
     POST of the edit form of a round that is gone (another phone undid it since the form was
     opened: an edit/undo race) gets the game page with status 409 and the API's message
-    (:func:`scorepad.services.round_gone`). The form was opened on a round when it carries
+    (:func:`scorepad.services.rounds.round_gone`). The form was opened on a round when it carries
     the round's digest (``based_on``); without it (a client of its own), only the round after
     the last counts as undone, as for the API."""
     game = stored.to_game()
     if not 1 <= number <= len(game.rounds):
         opened = request.method == "POST" and (request.form.get("based_on") or number == len(game.rounds) + 1)
         if opened and 1 <= number <= game.preset.round_count:
-            abort(conflict_page(stored, token, services.round_gone(number)))
+            abort(conflict_page(stored, token, rounds.round_gone(number)))
         abort(404)
     return game
 
@@ -308,18 +309,18 @@ def edit(token: str, number: int):
     if request.method == "POST":
         form = RoundForm()
         if not form.based_on.data:  # which round was it opened on? Saving blind could overwrite another
-            return conflict_page(stored, token, services.round_unanchored(number))
+            return conflict_page(stored, token, rounds.round_unanchored(number))
         contract = form.contract.data if form.contract.data in free else rnd.contract
         if form.validate_on_submit():
             document = form.round_document(preset, game.players)
             if document is not None:
                 try:
-                    _row, after = services.replace_round(stored, number, document, form.based_on.data)
+                    _row, after = rounds.replace_round(stored, number, document, form.based_on.data)
                 except ScoringError as exc:
                     form.add_engine_error(exc.path, error_text(exc))
                 except LookupError:  # undone (more than the last round) between the check above and the save
-                    return conflict_page(stored, token, services.round_gone(number))
-                except services.Conflict as exc:  # undone, changed or recorded again since the form was opened
+                    return conflict_page(stored, token, rounds.round_gone(number))
+                except common.Conflict as exc:  # undone, changed or recorded again since the form was opened
                     return conflict_page(stored, token, exc)
                 else:
                     # The game page confirms the edit once: what changed and whose totals moved.
@@ -332,5 +333,5 @@ def edit(token: str, number: int):
         contract = contract if contract in free else rnd.contract
         declarer = declarer_of(preset, game.first_declarer, number - 1)
         form = RoundForm(data=RoundForm.data_of(rnd, contract, preset, declarer))
-        form.based_on.data = services.round_digest(stored.rounds[number - 1])
+        form.based_on.data = rounds.round_digest(stored.rounds[number - 1])
     return render_edit(stored, token, game, number, form, contract, status)

@@ -22,11 +22,11 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from .. import history, services
+from ..models import StoredGame
 from ..pages.common import zone_named
 from ..pages.history import sheet_notes
 from ..pages.sheet import sheet_csv, sheet_page
-from ..services import StoredGame  # the stored game's type only: views reach the tables through services
+from ..services import games, history, presets
 from ..web import pdf_render
 from ..web.downloads import send_download
 from ..web.errors import error_response
@@ -70,7 +70,7 @@ def sheet_context(stored: StoredGame, blank: bool) -> dict[str, Any]:
     (:func:`scorepad.pages.history.sheet_notes`)."""
     game = stored.to_game()
     opts, errors = options()
-    page = sheet_page(game, blank, services.saved_notes(game.preset.id))
+    page = sheet_page(game, blank, presets.saved_notes(game.preset.id))
     trust, footnotes = None, []
     if not blank:
         rows = history.game_history(stored)
@@ -109,7 +109,7 @@ def scorer_token(stored: StoredGame) -> str | None:
     redirect), and the edit token is shown only to a device that holds it already (the page is
     ``private, no-store``; the toolbar is never printed)."""
     for token in recent_tokens():
-        if services.edit_token_fits(stored, token):
+        if games.edit_token_fits(stored, token):
             return token
     return None
 
@@ -182,7 +182,7 @@ def pdf(token: str):
     # every change sets updated_at, the state), known before the sheet is scored or rendered, so
     # a cached PDF costs no more than the game's lookup. A saved preset's notes live in its own row.
     day = opts["date"].isoformat() if opts["date"] else ""
-    notes = services.saved_notes(str(stored.preset.get("id", ""))) or ""
+    notes = presets.saved_notes(str(stored.preset.get("id", ""))) or ""
     page = ("blank" if is_blank else "filled", str(get_locale()), opts["paper"], opts["place"], day, notes)
 
     def html() -> str:
@@ -210,5 +210,5 @@ def export(token: str):
     """The game document with every result and the standings (game-format.md export), each
     round's status and the game's history (club-format.md "Trust")."""
     stored = game_to_read(token)
-    body = json.dumps(services.export_stored(stored), ensure_ascii=False, indent=2).encode()
+    body = json.dumps(history.export_stored(stored), ensure_ascii=False, indent=2).encode()
     return send_download(body, "application/json", download_name(stored, "json"))

@@ -11,7 +11,7 @@ from typing import TypedDict
 
 from flask import current_app, has_request_context, request, session
 
-from .. import services
+from ..services import presets
 
 SESSION_KEY = "device"
 
@@ -21,7 +21,7 @@ def device_id(create: bool = False) -> str | None:
     cookie becomes permanent, 400 days) when there is none yet."""
     device = session.get(SESSION_KEY)
     if device is None and create:
-        device = services.new_device_id()
+        device = presets.new_device_id()
         session[SESSION_KEY] = device
     if device is not None:
         session.permanent = True
@@ -75,6 +75,6 @@ class Creator(TypedDict):
 
 
 def creator() -> Creator:
-    """Keyword arguments for :func:`scorepad.services.create_game`: who starts this game
+    """Keyword arguments for :func:`scorepad.services.games.create_game`: who starts this game
     (:func:`client_device`, made when there is none, and :func:`address_key`)."""
     return Creator(creator_device=client_device(create=True), creator_address=address_key())

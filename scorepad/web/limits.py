@@ -9,7 +9,7 @@ are what they are: the limits block of :mod:`scorepad.config`.
 Whose count:
 
 - an **established** device (the session cookie's device id has stored something: a game it
-  started or a preset it owns, :func:`scorepad.services.device_established`): its own burst
+  started or a preset it owns, :func:`scorepad.services.limits.device_established`): its own burst
   and day only. It counts in no shared bucket and no shared bucket refuses it, so nothing
   else behind the same address (a script minting cookies, other phones) can lock a phone
   that has started a game before out of **New game**;
@@ -33,7 +33,7 @@ How it counts: each POST counts one creation per request, whatever it creates, s
 that starts many games at once (a club night's tables, issue #14) counts once, in the club
 nights' own buckets (:data:`EVENT_STARTS`). The counts
 are taken before the view runs, by one atomic ``INSERT … ON CONFLICT DO UPDATE … WHERE count <
-most RETURNING count`` per bucket (:func:`scorepad.services.take_one`), in the database
+most RETURNING count`` per bucket (:func:`scorepad.services.limits.take_one`), in the database
 transaction that the view then commits with the game or preset it creates. So the count and
 the creation are stored together or not at all: a refused request (any of its buckets full)
 rolls back what it counted, and so does a view that stores nothing (a form with errors, a
@@ -67,8 +67,8 @@ from flask.typing import ResponseReturnValue
 from flask_babel import format_timedelta, ngettext
 from flask_babel import lazy_gettext as _l
 
-from .. import services
 from ..extensions import db
+from ..services import common, limits
 from .device import address_key, client_device, device_id, keyed_hash
 from .errors import error_response
 
@@ -179,7 +179,7 @@ def presets_kept_exceeded() -> str | None:
     of presets, or None."""
     most = current_app.config["MAX_PRESETS_PER_DEVICE"]
     device = client_device()
-    if device and services.presets_kept(device) >= most:
+    if device and limits.presets_kept(device) >= most:
         return ngettext(
             "This device keeps %(num)d saved preset, the most allowed; delete it if you no longer "
             "use it, then save again.",
@@ -231,7 +231,7 @@ def _keyed(value: str) -> str:
 def buckets(which: Limit) -> list[tuple[str, Rule]]:
     """The counters this request counts in for ``which``, by name, with their rules (see the
     module's docstring): an established device's own buckets only
-    (:func:`scorepad.services.device_established`); otherwise its device's, if it has one (a
+    (:func:`scorepad.services.limits.device_established`); otherwise its device's, if it has one (a
     page's request without one gets its device id now, as its creation would, so a browser's
     first game counts too), and the address's bucket for its way in: "new" (pages, and the
     API with a browser's cookie) or "api" (the API without a cookie). Sorted by name, so
@@ -239,7 +239,7 @@ def buckets(which: Limit) -> list[tuple[str, Rule]]:
     came_with = device_id()
     # Each scope's counter, as (its kind, whose it is), or None: the request counts in no such bucket.
     whose: dict[str, tuple[str, str] | None]
-    if came_with is not None and services.device_established(came_with):
+    if came_with is not None and limits.device_established(came_with):
         whose = {"device": ("device", _keyed(came_with)), "address": None}
     else:
         device = came_with or client_device(create=True)  # a page's first creation makes the device
@@ -270,12 +270,12 @@ def take(which: Limit) -> tuple[Refusal | None, bool]:
     if message is not None:
         return Refusal(message, None), False
     config = current_app.config
-    now = services.clock()
+    now = common.clock()
     refused: list[tuple[int, Rule]] = []
     fresh = False
     for bucket, rule in buckets(which):
-        window = services.fixed_window(now, config[rule.window])
-        count = services.take_one(bucket, window, config[rule.most])
+        window = limits.fixed_window(now, config[rule.window])
+        count = limits.take_one(bucket, window, config[rule.most])
         if count is None:
             refused.append((window[1], rule))
         fresh = fresh or count == 1
@@ -306,7 +306,7 @@ def limit(which: Limit, refuse: Callable[[str], ResponseReturnValue | None] | No
     The view must commit its creation in the session's transaction, which holds the counts
     (:func:`take`); if it returns or raises without ending that transaction, it stored
     nothing and the counts are rolled back. Until then the counters stay locked (on SQLite
-    the database's write lock, as a round's save holds it from ``services._lock_game``), so
+    the database's write lock, as a round's save holds it from ``common.lock_game``), so
     the request's body is read in full before counting, and the view must not wait on the
     network before its commit."""
 
@@ -338,7 +338,7 @@ def limit(which: Limit, refuse: Callable[[str], ResponseReturnValue | None] | No
                 if db.session().get_transaction() is counting:
                     db.session.rollback()  # the view stored nothing: nothing is counted
             if fresh:
-                services.forget_ended_windows(services.clock())
+                limits.forget_ended_windows(common.clock())
             return answer
 
         return limited  # type: ignore[return-value]

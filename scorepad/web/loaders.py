@@ -17,9 +17,9 @@ from __future__ import annotations
 from flask import abort, request
 from flask_babel import gettext as _
 
-from .. import services
+from ..models import StoredGame, StoredPreset
 from ..scoring import BUILTIN, Preset
-from ..services import StoredGame, StoredPreset
+from ..services import confirmation, games, presets
 from .device import device_id
 from .errors import error_response
 
@@ -29,7 +29,7 @@ from .errors import error_response
 def any_game(token: str) -> tuple[StoredGame, bool]:
     """The game of an edit or view token and whether it may be changed (True for the edit
     token); 404 otherwise."""
-    found = services.find_by_token(token)
+    found = games.find_by_token(token)
     if found is None:
         abort(404)
     return found
@@ -73,9 +73,9 @@ def api_game(game_id: int, write: bool) -> StoredGame:
     or a wrong token, 403 for the view or confirm token on a write (``write``). Reading takes
     any of the game's three tokens (the witness reads what they check)."""
     stored, role = api_game_role(game_id)
-    if write and role == services.ROLE_VIEWER:
+    if write and role == confirmation.ROLE_VIEWER:
         abort(error_response(403, "this is the read-only view token; changing the game needs its edit token"))
-    if write and role == services.ROLE_WITNESS:
+    if write and role == confirmation.ROLE_WITNESS:
         abort(
             error_response(
                 403, "this is the confirm token: it confirms or disputes rounds; changing the game needs its edit token"
@@ -85,9 +85,9 @@ def api_game(game_id: int, write: bool) -> StoredGame:
 
 
 def api_game_role(game_id: int) -> tuple[StoredGame, str]:
-    """The game and the role of the bearer token on it (:func:`scorepad.services.authorize_role`):
+    """The game and the role of the bearer token on it (:func:`scorepad.services.confirmation.authorize_role`):
     401 without a token, 404 for an unknown game or a token that is none of its three."""
-    found = services.authorize_role(game_id, bearer_token("the game's token"))
+    found = confirmation.authorize_role(game_id, bearer_token("the game's token"))
     if found is None:
         abort(error_response(404, "no game with this id and token"))
     return found
@@ -97,8 +97,8 @@ def api_witness(game_id: int) -> StoredGame:
     """The game if the bearer token is its confirm token: 403 for its edit token (a scorer
     does not confirm their own entry) or view token, and as :func:`api_game_role` otherwise."""
     stored, role = api_game_role(game_id)
-    if role != services.ROLE_WITNESS:
-        held = "edit" if role == services.ROLE_SCORER else "view"
+    if role != confirmation.ROLE_WITNESS:
+        held = "edit" if role == confirmation.ROLE_SCORER else "view"
         abort(
             error_response(
                 403,
@@ -115,7 +115,7 @@ def api_preset_to_write(preset_id: str) -> StoredPreset:
     if preset_id in BUILTIN:
         abort(error_response(403, f"{preset_id} is a built-in preset and cannot be changed; POST a copy instead"))
     stored = saved_preset(preset_id, f"no preset called {preset_id!r}")
-    if not services.preset_token_fits(stored, bearer_token("the preset's edit token")):
+    if not presets.preset_token_fits(stored, bearer_token("the preset's edit token")):
         abort(error_response(403, "this is not the edit token of this preset"))
     return stored
 
@@ -125,7 +125,7 @@ def api_preset_to_write(preset_id: str) -> StoredPreset:
 
 def saved_preset(preset_id: str, missing: str | None = None) -> StoredPreset:
     """The saved preset with this id; 404 (saying ``missing``, else the stock text) for none."""
-    stored = services.find_preset(preset_id)
+    stored = presets.find_preset(preset_id)
     if stored is None:
         abort(404, missing)
     return stored
@@ -145,6 +145,6 @@ def preset_to_edit(preset_id: str) -> StoredPreset:
     if preset_id in BUILTIN:
         abort(403, _("The built-in presets cannot be changed; copy one to make it yours."))
     stored = saved_preset(preset_id)
-    if not services.owns_preset(stored, device_id()):
+    if not presets.owns_preset(stored, device_id()):
         abort(403, _("Only the device that created this preset can change it; copy it to make it yours."))
     return stored

@@ -24,7 +24,7 @@ from flask import Flask
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from scorepad import services
+from scorepad.services import games
 
 #: How long a page has to call back one animation frame before it is called stalled (ms).
 FRAME_PROBE_MS = 5_000
@@ -93,7 +93,7 @@ def rounds_on_server(app: Flask) -> Callable[[str], int]:
     def saved(url: str) -> int:
         found = None
         with app.app_context():
-            found = services.find_by_token(url.rsplit("/g/", 1)[1])
+            found = games.find_by_token(url.rsplit("/g/", 1)[1])
             assert found is not None, f"no game for {url}"
             return len(found[0].rounds)
 

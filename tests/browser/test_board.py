@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from scorepad import services
 from scorepad.extensions import db
 from scorepad.scoring import BUILTIN, preset_to_dict
+from scorepad.services import games
 from tests.extremes import LONG_NAMES, full_game, nine_contract_preset
 
 EXAMPLES = Path(__file__).parent.parent / "data" / "examples"
@@ -63,7 +63,7 @@ def statuses(app):
 
 def start(app, rounds: int):
     with app.app_context():
-        stored, _ = services.create_game({**EXAMPLE["game"], "title": "Club night", "rounds": ROUNDS[:rounds]})
+        stored, _ = games.create_game({**EXAMPLE["game"], "title": "Club night", "rounds": ROUNDS[:rounds]})
         ids = stored.id, stored.edit_token, stored.view_token
         db.session.remove()
     return ids
@@ -205,7 +205,7 @@ def tv_games(app) -> dict[str, tuple[str, int]]:
     games = {}
     with app.app_context():
         for name, document in documents.items():
-            stored, _ = services.create_game(document)
+            stored, _ = games.create_game(document)
             games[name] = stored.view_token, len(document["rounds"])
         db.session.remove()
     return games
@@ -254,7 +254,7 @@ def test_a_preset_of_short_runs_keeps_the_newest_rounds_and_the_totals_on_the_sc
     }
     document = full_game(LONG_NAMES, preset, "Short runs")
     with app.app_context():
-        stored, _ = services.create_game(document)
+        stored, _ = games.create_game(document)
         view = stored.view_token
         db.session.remove()
     context = browser.new_context(viewport={"width": 1280, "height": 720})

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from scorepad import services
 from scorepad.extensions import db
 from scorepad.scoring import BUILTIN, preset_to_dict
+from scorepad.services import games
 from tests.conftest import SCREENSHOTS
 from tests.extremes import LONG_NAMES, LONG_TITLE, full_game
 
@@ -28,7 +28,7 @@ def game(app):
     """A tournament game with its first 12 rounds (of 28): id, edit and view tokens."""
     doc = {**EXAMPLE["game"], "rounds": ROUNDS[:12]}
     with app.app_context():
-        stored, _ = services.create_game(doc)
+        stored, _ = games.create_game(doc)
         found = stored.id, stored.edit_token, stored.view_token
         db.session.remove()
     return found
@@ -104,7 +104,7 @@ def test_the_printable_chart_of_a_whole_game_prints_on_one_page(live_server, bro
     """28 rounds: the chart and its table side by side on one A4 page, in dark mode too (print is
     black on white)."""
     with app.app_context():
-        stored, _ = services.create_game(EXAMPLE["game"])
+        stored, _ = games.create_game(EXAMPLE["game"])
         view = stored.view_token
         db.session.remove()
     context = browser.new_context(color_scheme="dark")
@@ -124,7 +124,7 @@ def test_long_names_and_a_long_title_fit_the_chart(live_server, phone, app, scre
     the names (their whole text in a tooltip), the title stays in the image."""
     doc = full_game(LONG_NAMES, preset_to_dict(BUILTIN["tournament"]), title=LONG_TITLE)
     with app.app_context():
-        stored, _ = services.create_game(doc)
+        stored, _ = games.create_game(doc)
         view = stored.view_token
         db.session.remove()
     phone.goto(f"{live_server}/b/{view}")

@@ -10,7 +10,7 @@ import subprocess
 
 from playwright.sync_api import Page, expect
 
-from scorepad import clubs
+from scorepad.services import clubs
 from tests.browser.test_csp import CSP_WORDS, LISTEN
 from tests.browser.test_full_game import fill_round, save_round
 from tests.test_club_pages import GAME_1, GAME_2, QUEENS, auth

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from scorepad import services
 from scorepad.extensions import db
+from scorepad.services import games
 
 EXAMPLE = json.loads((Path(__file__).parent.parent / "data" / "examples" / "tournament-full.json").read_text())
 
@@ -30,7 +30,7 @@ def tokens(app):
     """A game with three rounds (edit and view tokens)."""
     doc = {**EXAMPLE["game"], "rounds": EXAMPLE["game"]["rounds"][:3]}
     with app.app_context():
-        stored, _ = services.create_game(doc)
+        stored, _ = games.create_game(doc)
         tokens = stored.edit_token, stored.view_token
         db.session.remove()
     return tokens

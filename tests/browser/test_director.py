@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from scorepad import events, services
+from scorepad.services import games, nights
 from scorepad.tokens import derive_token
 from tests.browser.test_game_date import EVENING_IN_NEW_YORK, new_york_phone  # noqa: F401 (a fixture)
 
@@ -52,9 +52,9 @@ def test_an_organiser_runs_a_twelve_player_night_from_a_phone(app, live_server, 
     expect(page.locator(".table-row")).to_have_count(6)
     expect(page.locator("#leaderboard tbody tr")).to_have_count(12)
     # Table 1 of session 1 saves a round: its line and the leaderboard follow.
-    token = events.table_token(director.rsplit("/", 1)[1], 1, 1)
+    token = nights.table_token(director.rsplit("/", 1)[1], 1, 1)
     with app.app_context():
-        game_id = services.find_by_token(token)[0].id
+        game_id = games.find_by_token(token)[0].id
     saved = page.request.post(
         f"{live_server}/api/v1/games/{game_id}/rounds", data=NO_QUEENS, headers={"Authorization": f"Bearer {token}"}
     )
@@ -128,7 +128,7 @@ def test_a_night_opens_dated_by_the_phones_calendar(app, live_server, new_york_p
     page.get_by_role("button", name="Create the night").tap()
     expect(page).to_have_url(re.compile(r"/d/[A-Za-z0-9_-]+$"))
     with app.app_context():
-        stored, _role = events.find_event(page.url.rsplit("/", 1)[1])
+        stored, _role = nights.find_event(page.url.rsplit("/", 1)[1])
         assert (stored.date.isoformat(), stored.timezone) == ("2026-12-03", "America/New_York")
 
 
@@ -169,9 +169,9 @@ def test_a_required_night_shows_the_director_which_rounds_wait_and_prints_two_co
     director_token = director.rsplit("/", 1)[1]
 
     def post(session: int, table: int, path: str, body: dict | None, confirm: bool = False):
-        token = events.table_token(director_token, session, table)
+        token = nights.table_token(director_token, session, table)
         with app.app_context():
-            game_id = services.find_by_token(token)[0].id
+            game_id = games.find_by_token(token)[0].id
         bearer = derive_token(token, "confirm") if confirm else token
         answer = page.request.post(
             f"{live_server}/api/v1/games/{game_id}/rounds{path}",

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorepad import services
+from scorepad.services import games
 from tests.browser.viewport import expect_in_viewport
 
 EXAMPLES = Path(__file__).parent.parent / "data" / "examples"
@@ -20,7 +20,7 @@ def start(app, live_server, page: Page, doc=None, rounds=0) -> str:
     doc = doc or {"players": PLAYERS, "first_declarer": 0, "preset": "tournament", "rounds": []}
     doc = {**doc, "rounds": doc["rounds"][:rounds]}
     with app.app_context():
-        stored, _ = services.create_game(doc)
+        stored, _ = games.create_game(doc)
         token = stored.edit_token
     page.goto(f"{live_server}/g/{token}")
     return token

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 from playwright.sync_api import expect
 
-from scorepad import services
+from scorepad.services import games
 
 EVENING_IN_NEW_YORK = datetime(2026, 12, 4, 0, 30, tzinfo=UTC)
 
@@ -38,7 +38,7 @@ def test_the_new_game_form_sends_the_phones_date_and_time_zone(app, live_server,
     expect(page.locator("#current_round")).to_contain_text("Round 1 of 28")
     token = page.url.rsplit("/g/", 1)[1]
     with app.app_context():
-        stored, _ = services.find_by_token(token)
+        stored, _ = games.find_by_token(token)
         assert (stored.date.isoformat(), stored.timezone) == ("2026-12-03", "America/New_York")
         view = stored.view_token
     page.goto(live_server + "/")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorepad import services
+from scorepad.services import games
 
 EXAMPLE = json.loads((Path(__file__).parent.parent / "data" / "examples" / "tournament-full.json").read_text())
 
@@ -17,7 +17,7 @@ def import_game(app, rounds: int = 10) -> tuple[str, str]:
     """The tournament example after ``rounds`` rounds: Marc (seat 3) declares round 11 and
     still has No Tricks, Trumps, Domino and both heart contracts to choose from."""
     with app.app_context():
-        stored, _ = services.create_game({**EXAMPLE["game"], "rounds": EXAMPLE["game"]["rounds"][:rounds]})
+        stored, _ = games.create_game({**EXAMPLE["game"], "rounds": EXAMPLE["game"]["rounds"][:rounds]})
         return stored.edit_token, stored.view_token
 
 

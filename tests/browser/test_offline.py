@@ -6,9 +6,9 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlalchemy import select
 
-from scorepad import services
 from scorepad.extensions import db
-from scorepad.models import StoredRound
+from scorepad.models import StoredGame, StoredRound
+from scorepad.services import games, rounds
 
 PLAYERS = ["Anne", "Béatrice", "Cath", "Diana"]
 
@@ -17,7 +17,7 @@ def start(app, live_server, page: Page) -> tuple[int, str]:
     """A new Tournament Barbu game (Anne declares the first run), its page open."""
     doc = {"players": PLAYERS, "first_declarer": 0, "preset": "tournament", "rounds": []}
     with app.app_context():
-        stored, _ = services.create_game(doc)
+        stored, _ = games.create_game(doc)
         game_id, token = stored.id, stored.edit_token
     page.goto(f"{live_server}/g/{token}")
     return game_id, token
@@ -187,8 +187,8 @@ def test_a_reload_mid_entry_keeps_the_entry(app, live_server, phone):
 def another_phone_saves_round_1(app, game_id: int) -> None:
     """Round 1 saved meanwhile by another phone: Anne's No queens, one queen each."""
     with app.app_context():
-        stored = db.session.get(services.StoredGame, game_id)
-        services.record_round(stored, {"contract": "no-queens", "doubles": [], "outcome": {"queens": [1, 1, 1, 1]}}, 1)
+        stored = db.session.get(StoredGame, game_id)
+        rounds.record_round(stored, {"contract": "no-queens", "doubles": [], "outcome": {"queens": [1, 1, 1, 1]}}, 1)
 
 
 def wait_offline_then_conflict(app, network, live_server, page: Page) -> int:
@@ -284,7 +284,7 @@ def test_a_retry_of_a_round_undone_meanwhile_shows_the_conflict_card(app, live_s
     expect(outbox.locator(".outbox-state")).to_have_text("Waiting to send")
     assert len(lost.stored) == 1 and rounds_of(app, game_id) == [{"number": 1, **ENTERED}]
     with app.app_context():  # another phone undoes round 1
-        services.undo_round(db.session.get(services.StoredGame, game_id), 1)
+        rounds.undo_round(db.session.get(StoredGame, game_id), 1)
     lost.cut = False
     outbox.get_by_role("button", name="Try now").tap()
     expect(outbox.locator(".outbox-state")).to_have_text("Not saved: the game changed meanwhile")

@@ -7,8 +7,8 @@ import subprocess
 
 import pytest
 
-from scorepad import services
 from scorepad.extensions import db
+from scorepad.services import games
 from tests.browser.test_sheet import PAPER, pdf_pages, to_png
 from tests.extremes import LONG_NAMES, LONG_TITLE, full_game, nine_contract_preset
 from tests.test_sheet import PLACE, extreme_sheet
@@ -32,7 +32,7 @@ def long_game(app):
     doc = full_game(LONG_NAMES, nine_contract_preset(), LONG_TITLE)
     doc["rounds"] = doc["rounds"][:10]
     with app.app_context():
-        stored, _ = services.create_game(doc)
+        stored, _ = games.create_game(doc)
         tokens = stored.edit_token, stored.view_token
         db.session.remove()
     return tokens

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from scorepad import services
 from scorepad.extensions import db
+from scorepad.services import games
 
 EXAMPLES = Path(__file__).parent.parent / "data" / "examples"
 PAPER = {"a4": ("A4", (595, 842)), "letter": ("Letter", (612, 792))}
@@ -24,7 +24,7 @@ def example(app, name: str, **extra):
     """Store an example game; its view token and the example's expected standings."""
     data = json.loads((EXAMPLES / f"{name}.json").read_text())
     with app.app_context():
-        stored, _ = services.create_game({**data["game"], **extra})
+        stored, _ = games.create_game({**data["game"], **extra})
         token = stored.view_token
         db.session.remove()
     return token, data["expected"]["standings"]
@@ -113,7 +113,7 @@ def test_the_print_page_fits_a_phone_and_still_prints_its_paper(app, live_server
 def test_the_sheets_back_link_goes_where_the_reader_came_from(app, live_server, phone, browser):
     with app.app_context():
         data = json.loads((EXAMPLES / "tournament-full.json").read_text())
-        stored, _ = services.create_game(data["game"])
+        stored, _ = games.create_game(data["game"])
         edit, view = stored.edit_token, stored.view_token
         db.session.remove()
     # The scorer: from the scorer's page to the sheet and back.

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorepad import services
 from scorepad.extensions import db
+from scorepad.models import StoredGame
+from scorepad.services import games
 from tests.browser.test_full_game import fill_round, save_round
 
 EXAMPLE = json.loads((Path(__file__).parent.parent / "data" / "examples" / "tournament-full.json").read_text())
@@ -82,7 +83,7 @@ def errors(phone):
 
 def start(app, rounds: int) -> tuple[str, str]:
     with app.app_context():
-        stored, _ = services.create_game({**GAME, "rounds": ROUNDS[:rounds]})
+        stored, _ = games.create_game({**GAME, "rounds": ROUNDS[:rounds]})
         tokens = stored.edit_token, stored.view_token
         db.session.remove()
     return tokens
@@ -210,8 +211,8 @@ def test_the_last_round_offers_play_again_and_shares_the_result(app, live_server
     expect(page.locator("#step-title")).to_contain_text("Which contract did Marc choose?")
     assert f"/g/{edit}" not in page.url
     with app.app_context():
-        assert services.find_by_token(page.url.rsplit("/", 1)[1]) is not None  # the new game's edit token
-        assert db.session.query(services.StoredGame).count() == 2  # one tap, one game
+        assert games.find_by_token(page.url.rsplit("/", 1)[1]) is not None  # the new game's edit token
+        assert db.session.query(StoredGame).count() == 2  # one tap, one game
         db.session.remove()
     page.screenshot(path=str(screenshot_dir / "table-rematch-390.png"))
     assert errors == [], errors

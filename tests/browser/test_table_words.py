@@ -7,7 +7,7 @@ Domino row said in words. Each check is measured on the page and saved as a scre
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorepad import services
+from scorepad.services import games
 from tests.test_translations import TABLE_GAME
 
 SHORT = ["Anne", "Jörg", "Cath", "Diana"]
@@ -32,7 +32,7 @@ def names(request) -> list[str]:
 
 def open_game(app, live_server, page: Page, players: list[str]) -> str:
     with app.app_context():
-        stored, _ = services.create_game(game(players))
+        stored, _ = games.create_game(game(players))
         token = stored.edit_token
     page.goto(f"{live_server}/g/{token}")
     return token

@@ -17,8 +17,8 @@ The game: tournament preset, Anne declares the first run.
 
 from playwright.sync_api import Locator, Page, expect
 
-from scorepad import services
 from scorepad.extensions import db
+from scorepad.services import games, rounds
 from tests.browser.test_csp import CSP_WORDS, LISTEN
 from tests.browser.test_full_game import fill_round, save_round
 
@@ -60,7 +60,7 @@ def scorer_saves(scorer: Page, witness: Page, rnd: dict, number: int) -> Locator
 
 def test_a_second_phone_confirms_disputes_and_confirms_again(app, live_server, browser, playwright, screenshot_dir):
     with app.app_context():
-        stored, _ = services.create_game({"players": PLAYERS, "first_declarer": 0, "preset": "tournament"})
+        stored, _ = games.create_game({"players": PLAYERS, "first_declarer": 0, "preset": "tournament"})
         edit, view = stored.edit_token, stored.view_token
         db.session.remove()
 
@@ -120,7 +120,7 @@ def test_a_second_phone_confirms_disputes_and_confirms_again(app, live_server, b
     # Meanwhile the scorer saves round 3 (another client, the API's way): the witness's list
     # refreshes by itself, and the note being written stays as it is, its field still open.
     with app.app_context():
-        services.record_round(services.find_by_token(edit)[0], ROUND_3)
+        rounds.record_round(games.find_by_token(edit)[0], ROUND_3)
         db.session.remove()
     expect(witness.locator("article#round-3")).to_be_visible(timeout=WAIT)
     expect(round_2.get_by_label("What is wrong? (the scorer sees it)")).to_have_value(NOTE)
@@ -175,8 +175,8 @@ def test_a_second_phone_confirms_disputes_and_confirms_again(app, live_server, b
     assert console == []  # and no other error either
 
     with app.app_context():
-        rounds = services.find_by_token(edit)[0].rounds
-        assert [(row.status, row.trump) for row in rounds] == [
+        stored_rounds = games.find_by_token(edit)[0].rounds
+        assert [(row.status, row.trump) for row in stored_rounds] == [
             ("confirmed", None),
             ("confirmed", "spades"),
             ("confirmed", None),

@@ -4,7 +4,7 @@ nights to it, keep each club game's per-seat results inside the transaction of e
 write, and read a member's statistics, the club's members and the season ladder.
 
 Scores and rules are the engine's (:mod:`scorepad.scoring.club`); the rating is
-:mod:`scorepad.rating`'s. Every write is one transaction: a refused input stores nothing.
+:mod:`scorepad.services.rating`'s. Every write is one transaction: a refused input stores nothing.
 """
 
 from __future__ import annotations
@@ -19,11 +19,10 @@ from typing import Any
 from cachetools import LRUCache
 from sqlalchemy import and_, case, func, select, update
 
-from .extensions import db
-from .models import StoredClub, StoredGame, StoredMember, StoredResult, token_digest, utcnow
-from .rating import DEFAULT_MU, DEFAULT_SIGMA, last_ratings, ratings_pending, settle
-from .scoring import Game, ScoringError
-from .scoring.club import (
+from ..extensions import db
+from ..models import StoredClub, StoredGame, StoredMember, StoredResult, token_digest, utcnow
+from ..scoring import Game, ScoringError
+from ..scoring.club import (
     ContractLine,
     LadderEntry,
     LadderGame,
@@ -40,34 +39,29 @@ from .scoring.club import (
     parse_member_name,
     seat_results,
 )
-from .scoring.document import parse_game_club
-from .scoring.errors import N_, join
-from .scoring.text import name_key
-from .tokens import derive_token, new_token
+from ..scoring.document import parse_game_club
+from ..scoring.errors import N_, join
+from ..scoring.text import name_key
+from ..tokens import derive_token, new_token
+from .common import MAX_ID, Conflict, Refused, find_by_digest
+from .rating import DEFAULT_MU, DEFAULT_SIGMA, last_ratings, ratings_pending, settle
 
 #: The roles of a club's tokens (club-format.md, "Tokens"): the admin token manages, the view token reads.
 ADMIN = "admin"
 VIEWER = "viewer"
 #: The purpose the club's view token is derived from its admin token with.
 VIEW = "view"
-#: The largest id a games row can have (PostgreSQL's INTEGER; services.MAX_ID, which imports this module).
-MAX_ID = 2**31 - 1
 
 
-class ClubRefused(Exception):
+class ClubRefused(Refused):
     """A game or a night names a club without that club's admin token (``X-Club-Token``, or the
     admin link in the browser): HTTP 403, nothing stored (club-format.md: "so nobody adds games
     to another club's statistics")."""
 
 
-class MemberConflict(Exception):
+class MemberConflict(Conflict):
     """A change of members that cannot be made as asked (HTTP 409): two members who sat at one
-    game cannot be merged; a member cannot be merged into itself. ``message`` is the untranslated text."""
-
-    def __init__(self, message: str, **params: Any) -> None:
-        super().__init__(message)
-        self.message = message
-        self.params = params
+    game cannot be merged; a member cannot be merged into itself."""
 
 
 def new_public_id() -> str:
@@ -122,16 +116,15 @@ def ladder_rules(club: StoredClub) -> LadderRules:
 def find_club(token: str) -> tuple[StoredClub, str] | None:
     """The club whose admin (role :data:`ADMIN`) or view token (:data:`VIEWER`) ``token`` is,
     holding the tokens its holder may see (the admin: both), or None."""
-    digest = token_digest(token)
-    club = db.session.scalar(select(StoredClub).where(StoredClub.admin_digest == digest))
-    if club is not None:
+    found = find_by_digest(StoredClub, token, (StoredClub.admin_digest, StoredClub.view_digest))
+    if found is None:
+        return None
+    club, role = found
+    if role == 0:
         club.admin_token, club.view_token = token, derive_token(token, VIEW)
         return club, ADMIN
-    club = db.session.scalar(select(StoredClub).where(StoredClub.view_digest == digest))
-    if club is not None:
-        club.view_token = token
-        return club, VIEWER
-    return None
+    club.view_token = token
+    return club, VIEWER
 
 
 def authorize_club(public_id: str, token: str) -> tuple[StoredClub, str] | None:
@@ -346,7 +339,7 @@ def refresh_results(stored: StoredGame, game: Game) -> None:
     they are now, :func:`~scorepad.scoring.club.seat_results`), inside the caller's transaction
     (every round write: record, edit, undo, put back, import). Each rewrite moves ``version`` on;
     one of a game that is or was complete clears ``rated`` and sets ``stored.rating_due``, so the
-    ratings (:mod:`scorepad.rating`) replay from this game after the commit. Does nothing for a
+    ratings (:mod:`scorepad.services.rating`) replay from this game after the commit. Does nothing for a
     game of no club."""
     if stored.club_id is None:
         return
@@ -457,7 +450,7 @@ class MemberRating:
 
 
 def member_rating(club: StoredClub, member: StoredMember) -> MemberRating:
-    """The member's :class:`MemberRating` from the stored results (:mod:`scorepad.rating` keeps them)."""
+    """The member's :class:`MemberRating` from the stored results (:mod:`scorepad.services.rating` keeps them)."""
     rows = db.session.execute(
         select(StoredResult.game_id, StoredResult.date, StoredResult.mu, StoredResult.sigma)
         .where(
@@ -580,3 +573,19 @@ def member_names(club: StoredClub) -> dict[str, str]:
             target = by_id[target.merged_into]
         out[m.public_id] = target.name
     return out
+
+
+def club_results(stored: StoredGame, game: Game) -> None:
+    """Inside a round write of ``stored`` (before its commit): rewrite the game's per-seat
+    results when it is a club's (:func:`scorepad.services.clubs.refresh_results`, issue 16 "Speed")."""
+    if stored.club_id is not None:
+        refresh_results(stored, game)
+
+
+def club_rating(stored: StoredGame) -> None:
+    """After the commit of a round write of ``stored``: bring its club's ratings up to date when
+    the write changed what they read (``stored.rating_due``: :func:`scorepad.services.clubs.refresh_results`;
+    :func:`scorepad.services.rating.settle`: now, or after the answer for a long replay)."""
+    club_id, stored.rating_due = stored.rating_due, None
+    if club_id is not None:
+        settle(club_id)

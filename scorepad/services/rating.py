@@ -21,8 +21,8 @@ from openskill.models import PlackettLuce
 from sqlalchemy import bindparam, exists, func, select, tuple_, update
 from sqlalchemy.exc import SQLAlchemyError
 
-from .extensions import db
-from .models import StoredResult
+from ..extensions import db
+from ..models import StoredResult
 
 #: The model, with openskill's defaults.
 MODEL = PlackettLuce()

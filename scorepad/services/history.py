@@ -3,7 +3,7 @@ change of its rounds, who made it and when, kept for an appeal.
 
 :func:`log` adds an entry to the session of the change it records, so that one commit stores
 both (or a rollback neither): :mod:`scorepad.services` calls it in every round write, and
-:mod:`scorepad.events` when a club night is closed or reopened. Entries are never changed
+:mod:`scorepad.services.nights` when a club night is closed or reopened. Entries are never changed
 or removed. The rest reads them: :func:`game_history`, :func:`entry_export` (the API's and
 the export's JSON) and
 :func:`export_stored` (a stored game's whole export with statuses and history).
@@ -16,10 +16,10 @@ from typing import Any
 
 from sqlalchemy import select
 
+from ..extensions import db
+from ..models import StoredGame, StoredHistory, aware_utc
+from ..scoring import export_game
 from . import clubs
-from .extensions import db
-from .models import StoredGame, StoredHistory, aware_utc
-from .scoring import export_game
 
 
 def log(

@@ -11,14 +11,13 @@ Tokens (only digests are stored, as for games; :func:`scorepad.tokens.derive_tok
   :func:`table_token`), so the director opens every scorer page without storing a token;
 - a table's game view token: derived from the night's view token with the same purpose, so
   the event board links each table's board; the game keeps it sealed with its edit token
-  (``view_sealed``, as :func:`scorepad.services.view_token_of` reads it), so the scorer page
+  (``view_sealed``, as :func:`scorepad.services.games.view_token_of` reads it), so the scorer page
   shows the same board link;
 - a table's confirm token (issue 15): derived from the table's edit token (``"confirm"``).
 """
 
 from __future__ import annotations
 
-import hmac
 import random
 import threading
 from collections.abc import Sequence
@@ -34,10 +33,9 @@ from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import selectinload
 from sqlalchemy.sql.functions import FunctionElement
 
-from . import clubs, history, services
-from .extensions import db
-from .models import StoredAdjustment, StoredClub, StoredEvent, StoredGame, StoredRound, token_digest, utcnow
-from .scoring import (
+from ..extensions import db
+from ..models import StoredAdjustment, StoredClub, StoredEvent, StoredGame, StoredRound, aware_utc, token_digest, utcnow
+from ..scoring import (
     EVENT_FORMAT,
     Adjustment,
     Entry,
@@ -55,15 +53,16 @@ from .scoring import (
     score,
     session_on,
 )
-from .scoring import swap_players as swap_seats
-from .scoring.contracts import is_int
-from .scoring.document import default_date
-from .scoring.errors import N_
-from .scoring.game import Standings
-from .scoring.text import clean_text
-from .scoring.trust import CONFIRMED, DIRECTOR, DISPUTED
-from .services import Conflict
-from .tokens import derive_token, new_token
+from ..scoring import swap_players as swap_seats
+from ..scoring.contracts import is_int
+from ..scoring.document import default_date
+from ..scoring.errors import N_
+from ..scoring.game import Standings
+from ..scoring.text import clean_text
+from ..scoring.trust import CONFIRMED, DIRECTOR, DISPUTED
+from ..tokens import derive_token, new_token
+from . import clubs, common, games, history, presets, stamps
+from .common import Conflict, NightClosed
 
 __all__ = [
     "CLOSED",
@@ -91,7 +90,7 @@ __all__ = [
 ]
 
 #: The refusal of a write on a closed night (HTTP 409; club-format.md "Director").
-CLOSED = services.NIGHT_CLOSED
+CLOSED = common.NIGHT_CLOSED
 #: The purpose a night's view token is derived from its director token with.
 VIEW = "view"
 #: The purpose a table's confirm token (issue 15) is derived from its edit token with.
@@ -187,12 +186,12 @@ def create_event(
     ``director_token`` and ``view_token`` (shown this once). ``creator_*`` only count the
     nights one client creates. ``club``: the club whose admin token came with the request; a
     night naming a club (``club``, ``members`` per player) needs it, and every table's game is
-    then the club's with its members (:func:`scorepad.clubs.club_seats`). Raises
+    then the club's with its members (:func:`scorepad.services.clubs.club_seats`). Raises
     :class:`ScoringError` with the path of the bad input or
-    :class:`~scorepad.clubs.ClubRefused` (nothing stored)."""
-    spec = parse_event(document, services.saved_for_document(document), night_random())
+    :class:`~scorepad.services.clubs.ClubRefused` (nothing stored)."""
+    spec = parse_event(document, presets.saved_for_document(document), night_random())
     seats = clubs.club_seats(document, club, len(spec.players))
-    day = spec.date or default_date(spec.timezone, services.clock())
+    day = spec.date or default_date(spec.timezone, common.clock())
     director = new_token()
     view = derive_token(director, VIEW)
     preset = preset_to_dict(spec.preset)
@@ -233,7 +232,7 @@ def _add_table(
     stored: StoredEvent, session: int, table: Table, director: str, view: str, day: date, club: StoredClub | None
 ) -> StoredGame:
     """Add the game of ``table`` in ``session`` to the database session (not committed), its
-    edit token derived from the director's and its view token from the night's (:mod:`scorepad.events`);
+    edit token derived from the director's and its view token from the night's (:mod:`scorepad.services.nights`);
     a club's night (``club``) makes it the club's game with the seated players' members."""
     document: dict[str, Any] = {
         "players": [stored.players[p] for p in table.players],
@@ -250,9 +249,9 @@ def _add_table(
         document["club"] = club.public_id
         document["members"] = [(stored.members or [])[p] for p in table.players]
     edit = table_token(director, session, table.number)
-    game, _game = services.add_game(document, edit_token=edit, club=club)
+    game, _game = games.add_game(document, edit_token=edit, club=club)
     board = table_view_token(view, session, table.number)
-    game.view_sealed = services.seal_view_token(edit, board)
+    game.view_sealed = games.seal_view_token(edit, board)
     game.view_digest = token_digest(board)
     game.view_token = board
     game.event_id, game.session_number, game.table_number = stored.id, session, table.number
@@ -262,40 +261,28 @@ def _add_table(
 # -- finding a night ------------------------------------------------------------------------------
 
 
-def _match(stored: StoredEvent | None, token: str) -> tuple[StoredEvent, str] | None:
-    """``stored`` holding the reader's tokens, with the role of ``token`` (its digest compared
-    in constant time with the director's, then the view token's), or None when it is neither."""
-    if stored is None:
-        return None
-    digest = token_digest(token)
-    for director, kept in ((True, stored.director_digest), (False, stored.view_digest)):
-        if hmac.compare_digest(kept, digest):
-            return _hold(stored, token, director)
-    return None
+#: A night's token digests, in the order :func:`~scorepad.services.common.token_role` compares them.
+_DIGESTS = (StoredEvent.director_digest, StoredEvent.view_digest)
 
 
 def find_event(token: str) -> tuple[StoredEvent, str] | None:
     """The night whose director or view token is ``token`` and the reader's role
     (:class:`EventRole`), or None; looked up by the token's digest (compared again in
-    constant time), as games are (:func:`scorepad.services.find_by_token`). The night holds
-    the reader's tokens."""
-    if not token or len(token) > 64:
-        return None
-    digest = token_digest(token)
-    for column in (StoredEvent.director_digest, StoredEvent.view_digest):
-        found = _match(db.session.scalar(select(StoredEvent).where(column == digest)), token)
-        if found is not None:
-            return found
-    return None
+    constant time), as games are (:func:`scorepad.services.games.find_by_token`). The night
+    holds the reader's tokens."""
+    found = common.find_by_digest(StoredEvent, token, _DIGESTS)
+    return _hold(found[0], token, found[1] == 0) if found is not None else None
 
 
 def authorize_event(event_id: int, token: str) -> tuple[StoredEvent, str] | None:
     """The night ``event_id`` if ``token`` is its director or view token (digest compared in
     constant time), with the reader's role; None for an unknown night or another token (an
     id beyond any id column is not asked for)."""
-    if not 0 < event_id <= services.MAX_ID or not token:
+    if not 0 < event_id <= common.MAX_ID or not token:
         return None
-    return _match(db.session.get(StoredEvent, event_id), token)
+    stored = db.session.get(StoredEvent, event_id)
+    role = common.token_role(stored, token, _DIGESTS) if stored is not None else None
+    return _hold(stored, token, role == 0) if stored is not None and role is not None else None
 
 
 # -- a night's state ------------------------------------------------------------------------------
@@ -497,7 +484,7 @@ def event_state(stored: StoredEvent, role: str) -> EventState:
     unconfirmed = (
         {(t.session, t.table): t for t in unconfirmed_tables(stored)} if spec.confirmation == "required" else {}
     )
-    now = services.clock()
+    now = common.clock()
     director = role == EventRole.DIRECTOR and stored.director_token is not None
     view = stored.view_token or ""
     sessions: list[SessionState] = []
@@ -508,7 +495,7 @@ def event_state(stored: StoredEvent, role: str) -> EventState:
             game = games[(session.number, table.number)]
             standings = scored[game.id]
             played = standings.rounds_played
-            last = services.aware_utc(game.updated_at) if played else None
+            last = aware_utc(game.updated_at) if played else None
             final: tuple[int, int, int, int] = tuple(standings.final)  # type: ignore[assignment]
             edit = table_token(stored.director_token or "", session.number, table.number) if director else None
             waiting = unconfirmed.get((session.number, table.number))
@@ -630,7 +617,7 @@ def event_export(state: EventState) -> dict[str, Any]:
     ``rounds_total``, ``complete``, ``final``, ``last_save`` (ISO 8601 UTC or null),
     ``links`` {``board``}}]}], ``leaderboard`` (:func:`entry_export`) and ``adjustments``
     [{``id``, ``player``, ``name``, ``points``, ``reason``, ``at``}]; a club's night also
-    ``club`` and ``members`` (:func:`scorepad.clubs.club_fields`). For the director only:
+    ``club`` and ``members`` (:func:`scorepad.services.clubs.club_fields`). For the director only:
     ``director_token``, each table's ``edit_token`` and ``confirm_token`` and its scorer
     link, and the ``director`` and ``cards`` links (club-format.md: these appear only in
     answers to the creator or the director)."""
@@ -670,7 +657,7 @@ def event_export(state: EventState) -> dict[str, Any]:
                     "name": stored.players[a.player],
                     "points": a.points,
                     "reason": a.reason,
-                    "at": services.aware_utc(a.created_at).astimezone(UTC).isoformat().replace("+00:00", "Z"),
+                    "at": aware_utc(a.created_at).astimezone(UTC).isoformat().replace("+00:00", "Z"),
                 }
                 for a in state.adjustments
             ],
@@ -686,7 +673,7 @@ def _lock_event(stored: StoredEvent) -> None:
     """Start the write transaction of a change to the night and make it the only one: the
     first statement writes its row (``updated_at``, which the board's ETag reads), so
     PostgreSQL holds the row's lock and SQLite its write lock until the commit. A round's save
-    on one of its tables reads the row ``FOR SHARE`` (:func:`scorepad.services.night_closed`),
+    on one of its tables reads the row ``FOR SHARE`` (:func:`scorepad.services.common.night_closed`),
     so it waits for a close in progress and then sees it."""
     db.session.execute(update(StoredEvent).where(StoredEvent.id == stored.id).values(updated_at=utcnow()))
     db.session.refresh(stored)
@@ -703,7 +690,7 @@ def add_adjustment(stored: StoredEvent, player: Any, points: Any, reason: Any) -
     """Add the director's adjustment: ``points`` (a whole number, ±100000; negative for a
     penalty) to ``player`` (an index into the night's players), for ``reason`` (text, 1 to
     200 characters, the rules of :mod:`scorepad.scoring.text`). Raises :class:`ScoringError`
-    at ``player``, ``points`` or ``reason``, :class:`~scorepad.services.Conflict` ("the night
+    at ``player``, ``points`` or ``reason``, :class:`~scorepad.services.common.Conflict` ("the night
     is closed"); nothing is stored then."""
     checked_player = _int(
         player, "player", 0, len(stored.players) - 1, N_("the player must be a player’s index, %(low)d to %(high)d")
@@ -721,7 +708,7 @@ def add_adjustment(stored: StoredEvent, player: Any, points: Any, reason: Any) -
     _lock_event(stored)
     if stored.closed:
         db.session.rollback()
-        raise Conflict(CLOSED)
+        raise NightClosed
     row = StoredAdjustment(event_id=stored.id, player=checked_player, points=checked_points, reason=text)
     db.session.add(row)
     db.session.commit()
@@ -734,7 +721,7 @@ def _set_closed(stored: StoredEvent, closed: bool) -> None:
     tokens = stored.director_token, stored.view_token
     _lock_event(stored)
     if stored.closed != closed:
-        now = services.clock()
+        now = common.clock()
         for game in db.session.scalars(select(StoredGame).where(StoredGame.event_id == stored.id)):
             history.log(game, "close" if closed else "reopen", DIRECTOR, now)
     stored.closed = closed
@@ -744,7 +731,7 @@ def _set_closed(stored: StoredEvent, closed: bool) -> None:
 
 def close_event(stored: StoredEvent) -> None:
     """Close the night: every table read-only (a round write or an adjustment is then a
-    :class:`~scorepad.services.Conflict`, "the night is closed"). Idempotent; moves the
+    :class:`~scorepad.services.common.Conflict`, "the night is closed"). Idempotent; moves the
     night's ``updated_at`` (the board's ETag). When the night requires confirmation and a
     round is not confirmed, raises :class:`Unconfirmed` naming every such table and round
     (nothing changed); the check runs under the night's lock, so a confirm in progress at a
@@ -806,8 +793,8 @@ def event_stamp(view_token: str) -> str | None:
     ``updated_at`` of its games and their sum (:data:`_STAMP_QUERY`), as the database driver
     returns them, in text (only compared, never parsed); None for an unknown view token. One
     indexed query, compiled once per dialect and run on a pooled driver connection, as a
-    game's board's (:func:`scorepad.services.stamp`)."""
-    found = services.stamp(_STAMP_QUERY, "event", token_digest(view_token))
+    game's board's (:func:`scorepad.services.stamps.stamp`)."""
+    found = stamps.stamp(_STAMP_QUERY, "event", token_digest(view_token))
     if found is None:
         return None
     return "/".join("" if value is None else str(value) for value in found)
@@ -821,7 +808,7 @@ def swap_players(stored: StoredEvent, session: int, a: int, b: int) -> None:
     places (a seat or a sit-out) in session ``session`` (1-based), before any of that
     session's tables has a round (:func:`scorepad.scoring.seating.swap_players`); the tables'
     games get their new players. Raises :class:`ScoringError` for an unknown session or
-    player or ``a == b``, :class:`~scorepad.services.Conflict` when a table of the session has
+    player or ``a == b``, :class:`~scorepad.services.common.Conflict` when a table of the session has
     a round or the night is closed (nothing changed). A table whose players change forgets the
     round it keeps undone (``StoredGame.undone``): its players were others, it is not put back.
     At a club's night the tables' ``members`` and results move with the players; a swap that would
@@ -837,7 +824,7 @@ def swap_players(stored: StoredEvent, session: int, a: int, b: int) -> None:
     _lock_event(stored)
     try:
         if stored.closed:
-            raise Conflict(CLOSED)
+            raise NightClosed
         games = event_games(stored)
         if any(games[(session, t.number)].rounds for t in seating[session - 1].tables):
             raise Conflict(N_("session %(n)d has started: its seating can no longer change"), n=session)
