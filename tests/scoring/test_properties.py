@@ -130,7 +130,7 @@ def games(draw) -> dict:
 
 
 # Whole random games are slow to draw: a modest number in the suite, more by hand with
-# e.g. SCOREPAD_PROPERTY_EXAMPLES=2000 .venv/bin/python -m pytest tests/test_properties.py
+# e.g. SCOREPAD_PROPERTY_EXAMPLES=2000 .venv/bin/python -m pytest tests/scoring/test_properties.py
 EXAMPLES = int(os.environ.get("SCOREPAD_PROPERTY_EXAMPLES", "40"))
 PROPERTY = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
