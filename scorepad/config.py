@@ -57,7 +57,7 @@ class Config:
     LANGUAGES = ["en", "de", "nl", "fr"]
     BABEL_DEFAULT_LOCALE = "en"
 
-    # -- security (scorepad/security.py) --
+    # Security (scorepad/security.py).
     # The session cookie is HttpOnly and SameSite=Lax always, and Secure whenever the request
     # came over HTTPS; SESSION_COOKIE_SECURE=1 makes it Secure always.
     SESSION_COOKIE_SECURE = _flag("SESSION_COOKIE_SECURE")
@@ -68,7 +68,7 @@ class Config:
     TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))
     # Redirect plain HTTP to HTTPS (only once TLS is set up; off for a phone on the local network).
     FORCE_HTTPS = _flag("FORCE_HTTPS")
-    # -- limits on what one client stores (scorepad/web/limits.py) --
+    # Limits on what one client stores (scorepad/web/limits.py).
     # So one client cannot fill the database nor lock others out, games started are counted per
     # device (the session cookie's id) and per client address (an IPv6 client by its /64), in a
     # burst window and a day (fixed windows: a clock minute, a UTC day); past any count, 429
@@ -97,7 +97,7 @@ class Config:
     MAX_GAMES_PER_DEVICE = int(os.environ.get("MAX_GAMES_PER_DEVICE", "200"))
     MAX_GAMES_PER_ADDRESS_BURST = int(os.environ.get("MAX_GAMES_PER_ADDRESS_BURST", "150"))
     MAX_GAMES_PER_ADDRESS = int(os.environ.get("MAX_GAMES_PER_ADDRESS", "1000"))
-    # Club nights (issue 14; scorepad.web.limits.EVENT_STARTS): one request starts up to 300
+    # Club nights (scorepad.web.limits.EVENT_STARTS): one request starts up to 300
     # games (50 tables x 6 sessions), so nights count apart from games, with smaller numbers: a
     # director creates one or two a night (a retry, a second room), a club's laptop a few a day.
     MAX_EVENTS_PER_DEVICE_BURST = int(os.environ.get("MAX_EVENTS_PER_DEVICE_BURST", "10"))
@@ -119,7 +119,7 @@ class Config:
     PDF_WAIT = float(os.environ.get("PDF_WAIT", "10"))
     PDF_CACHE_DIR = os.environ.get("PDF_CACHE_DIR") or None
 
-    # -- hosts and links (scorepad/web/hosts.py) --
+    # Hosts and links (scorepad/web/hosts.py).
     # The address people reach the app at (https://scores.club.example, http://192.168.1.20:8000,
     # or with the path the server mounts the app under): every absolute link (API links and
     # Location, the share page and its QR code) starts with it, never with the request's Host
@@ -131,7 +131,7 @@ class Config:
     # own TRUSTED_HOSTS setting, which stays unset: see scorepad/web/hosts.py.)
     TRUSTED_HOST_NAMES = os.environ.get("TRUSTED_HOSTS", "")
 
-    # -- compression of pages, fragments and JSON (Flask-Compress; static files: views/pwa.py) --
+    # Compression of pages, fragments and JSON (Flask-Compress; static files: views/pwa.py).
     # Brotli before zstd: on the game page's HTML, level 6 is ~14% smaller than zstd's
     # default level 3 and takes ~1 ms (bench/weight.py).
     COMPRESS_ALGORITHM = ["br", "zstd", "gzip", "deflate"]

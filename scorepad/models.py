@@ -53,7 +53,7 @@ class StoredGame(Model):
     local day the game was played: the sheet, the exports and file names show it) and
     ``timezone`` the IANA name the phone gave, if any (club-format.md "Game document additions").
 
-    No token is stored (issue 12, "At rest"): ``edit_token`` and ``view_token`` are not
+    No token is stored (docs/security.md, "At rest"): ``edit_token`` and ``view_token`` are not
     columns but the tokens of whoever holds them in this request, set by
     :mod:`scorepad.services` when it creates the game or finds it by a token (``edit_token``
     only for the holder of the edit token; the view token is derived from it:
@@ -80,28 +80,28 @@ class StoredGame(Model):
     # the device id of the session cookie, and a keyed hash of the client's address (never the address).
     creator_device: Mapped[str | None] = mapped_column(String(64), index=True)
     creator_address: Mapped[str | None] = mapped_column(String(64), index=True)
-    # The round the last undo removed, while it may be put back (issue 13): {"number": n, "round":
+    # The round the last undo removed, while it may be put back: {"number": n, "round":
     # the round object of game-format.md}; None once a round is saved, edited or undone again.
     undone: Mapped[dict[str, Any] | None] = mapped_column(JSON)
-    # Once the table played again (issue 13, Play again): the rematch's edit token sealed with a
+    # Once the table played again (Play again): the rematch's edit token sealed with a
     # key from this game's edit token (scorepad.services.rematch.start_rematch), so every later tap opens
     # that same game; None before.
     rematch_sealed: Mapped[str | None] = mapped_column(String(200))
-    # A club night's table (issue 14): the night, its session (1-based) and the table's number in
+    # A club night's table: the night, its session (1-based) and the table's number in
     # it; None for a game of its own. Its edit token is derived from the night's director token
     # (scorepad.services.nights.table_token).
     # Indexed with updated_at (ix_games_event_updated): a night's games, and their latest save
     # read from the index alone (the event board's ETag, scorepad.services.nights.event_stamp).
     event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
-    # Whether a second phone checks the rounds (issue 15; scoring.trust): off | optional | required.
+    # Whether a second phone checks the rounds (scoring.trust): off | optional | required.
     confirmation: Mapped[str] = mapped_column(String(10), default="optional", server_default="optional")
     # token_digest of the confirm token, derive_token(edit token, "confirm") (the witness's phone);
-    # None for a game started before issue 15 until its scorer's page is opened
+    # None for a game started before confirm tokens existed, until its scorer's page is opened
     # (scorepad.services.confirmation.confirm_token_of).
     confirm_digest: Mapped[str | None] = mapped_column(String(64), unique=True, index=True)
     session_number: Mapped[int | None] = mapped_column(Integer)
     table_number: Mapped[int | None] = mapped_column(Integer)
-    # A club's game (issue 16): the club, and its players' member ids as sent (a list of 4, None
+    # A club's game: the club, and its players' member ids as sent (a list of 4, None
     # for a guest; kept as they were when a member is merged into another: scorepad.services.clubs).
     club_id: Mapped[int | None] = mapped_column(ForeignKey("clubs.id", ondelete="SET NULL"), index=True)
     members: Mapped[list[str | None] | None] = mapped_column(JSON)
@@ -277,7 +277,7 @@ class LimitCounter(Model):
 
 
 class StoredEvent(Model):
-    """A club night (issue 14; club-format.md "Club night"): its title, the players' date and
+    """A club night (club-format.md "Club night"): its title, the players' date and
     time zone, the preset object every table plays (a copy, as a game's), how many sessions,
     the ranking (``points`` | ``places``), the players' names and the seating drawn or fixed
     when it was created: ``[{"number": s, "sit_out": [player, …], "tables": [{"number": t,
@@ -308,9 +308,9 @@ class StoredEvent(Model):
     director_digest: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     view_digest: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     closed: Mapped[bool] = mapped_column(Boolean, default=False)
-    # Every table's confirmation (issue 15): off | optional | required.
+    # Every table's confirmation: off | optional | required.
     confirmation: Mapped[str] = mapped_column(String(10), default="optional", server_default="optional")
-    # A club's night (issue 16): the club and the member id of each of the night's players (None: a guest).
+    # A club's night: the club and the member id of each of the night's players (None: a guest).
     club_id: Mapped[int | None] = mapped_column(ForeignKey("clubs.id", ondelete="SET NULL"), index=True)
     members: Mapped[list[str | None] | None] = mapped_column(JSON)
     # Who created it, only to cap how many nights one client creates (as for games).
@@ -343,7 +343,7 @@ class StoredAdjustment(Model):
 
 
 class StoredHistory(Model):
-    """One entry of a game's history (issue 15; club-format.md "Trust: confirmation and
+    """One entry of a game's history (club-format.md "Trust: confirmation and
     history"): ``at`` (UTC), ``action`` (record, edit, undo, confirm, dispute, import, close,
     reopen), ``round`` (its number; None for a whole-game action), ``by`` (the role of the
     token that made the change: scorer, witness or director), the round ``before`` and
@@ -370,7 +370,7 @@ class StoredHistory(Model):
 
 
 class StoredClub(Model):
-    """A club (issue 16; club-format.md "Club, members, statistics, ladder, rating"): its
+    """A club (club-format.md "Club, members, statistics, ladder, rating"): its
     ``name``, the season ``ladder`` (:func:`scorepad.scoring.club.ladder_to_dict`), its
     ``public_id`` (the API's club id) and the digests of its admin token (manages members,
     attaches games and nights) and view token (derived from it: reads only). ``admin_token``
@@ -410,7 +410,7 @@ class StoredMember(Model):
 
 
 class StoredResult(Model):
-    """One seat of one club game as it stands (issue 16 "Speed": kept, not recomputed per page):
+    """One seat of one club game as it stands (kept, not recomputed per page):
     the engine's :class:`~scorepad.scoring.club.SeatResult` with the game's ``date`` and
     ``created_at`` (the rating's order) and the seat's member (``member_id``: after a merge, the
     member merged into; None for a guest). Rewritten for the game inside the transaction of every
