@@ -53,7 +53,7 @@ class StoredGame(Model):
     local day the game was played: the sheet, the exports and file names show it) and
     ``timezone`` the IANA name the phone gave, if any (club-format.md "Game document additions").
 
-    No token is stored (docs/security.md, "At rest"): ``edit_token`` and ``view_token`` are not
+    No token is stored (docs/security.md): ``edit_token`` and ``view_token`` are not
     columns but the tokens of whoever holds them in this request, set by
     :mod:`scorepad.services` when it creates the game or finds it by a token (``edit_token``
     only for the holder of the edit token; the view token is derived from it:
