@@ -725,12 +725,6 @@ def _check_round(
     return row, True
 
 
-def unconfirmed_rounds(stored: StoredGame) -> list[int]:
-    """The numbers of the rounds of ``stored`` that are not confirmed (provisional or
-    disputed), in order: what keeps a club night that requires confirmation open."""
-    return [row.number for row in stored.rounds if row.status != CONFIRMED]
-
-
 export_stored = history.export_stored
 game_history_export = history.history_export
 
