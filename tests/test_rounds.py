@@ -180,6 +180,19 @@ def test_a_contract_out_of_a_fixed_order_posted_without_its_outcome_names_the_ne
     assert "already declared" not in html
 
 
+def test_the_round_form_carries_the_engines_entry_facts(app, client):
+    """entry.js computes no rule: the form says there are 4 seats, that Domino asks for 3
+    places (the 4th is the player left), and which double each redouble answers. Beth (seat 2)
+    declares round 1: her redouble of Élodie (2-0) needs Élodie's double of her (0-2)."""
+    edit, _ = import_game(app)
+    html = client.get(f"/g/{edit}/rounds/new?contract=domino").get_data(as_text=True)
+    assert 'class="domino-order" data-given-places="3" data-seats="4"' in html
+    assert html.count('class="place" data-place=') == 3
+    assert 'value="2-0" data-needs="0-2"' in html
+    html = client.get(f"/g/{edit}/rounds/new?contract=no-queens").get_data(as_text=True)
+    assert 'id="queens" data-sum="4" data-seats="4"' in html
+
+
 def test_the_view_token_cannot_change_anything(app, client):
     edit, view = import_game(app, rounds=2)
     assert client.post(f"/g/{view}/rounds", data=form_of(ROUNDS[2])).status_code == 403
