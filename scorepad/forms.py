@@ -39,7 +39,7 @@ from . import labels
 from .i18n import error_text
 from .pages.common import isolated_text
 from .scoring import BUILTIN, Preset, Round
-from .scoring.contracts import OUTCOME_FIELDS, SEATS, START_RANKS, TRUMP_SUITS
+from .scoring.contracts import GIVEN_PLACES, OUTCOME_FIELDS, SEATS, START_RANKS, TRUMP_SUITS, implied_place
 from .scoring.document import known_timezones
 from .scoring.doubles import refusal
 from .scoring.game import not_played
@@ -369,11 +369,11 @@ class RoundForm(NumberedForm):
         if all(place is None for place in places):
             self.add_error("order", _("Tap who went out first, second and third."))
             return None
-        for place in range(SEATS - 1):
+        for place in range(GIVEN_PLACES):
             if places[place] is None:
                 self.add_error("order", str(PLACE_QUESTIONS[place]))
                 return None
-        first = places[: SEATS - 1]
+        first = places[:GIVEN_PLACES]
         for seat in first:
             if first.count(seat) > 1:
                 self.add_error(
@@ -384,8 +384,8 @@ class RoundForm(NumberedForm):
                     ),
                 )
                 return None
-        if places[SEATS - 1] is None:
-            places[SEATS - 1] = next(seat for seat in range(SEATS) if seat not in first)
+        if places[GIVEN_PLACES] is None:
+            places[GIVEN_PLACES] = implied_place(first)
         return places
 
     # -- filling the form -----------------------------------------------------------------

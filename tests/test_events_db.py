@@ -12,11 +12,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import sqlalchemy
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import func, select, text, update
 
 from scorepad import database
 from scorepad.extensions import db
 from scorepad.models import StoredEvent, StoredGame, StoredHistory, StoredRound, token_digest
+from scorepad.scoring.trust import CONFIRMED, DISPUTED, STATUSES, counts_as_provisional
 from scorepad.services import common, games, nights, rounds
 from scorepad.tokens import derive_token
 
@@ -308,6 +311,54 @@ def test_the_unconfirmed_rounds_of_a_night_are_one_query_in_table_order(night_ap
         state = nights.event_state(stored, nights.EventRole.DIRECTOR)
         waiting = {(t.session, t.number): t.unconfirmed for s in state.sessions for t in s.tables if t.unconfirmed}
         assert waiting == {(1, 3): (1, 2), (2, 4): (1, 3)}
+
+
+#: The tables given rounds below, (session, table): how many each plays.
+PLAYED = {(1, 1): 2, (1, 3): 1, (2, 2): 3}
+
+
+@pytest.fixture
+def played(night_app, client, required) -> dict:
+    """The night that requires confirmation, with :data:`PLAYED`'s rounds recorded."""
+    for (session, number), count in PLAYED.items():
+        for round_doc in [no_tricks([3, 4, 2, 4]), no_queens([1, 1, 1, 1]), NO_HEARTS][:count]:
+            assert post_round(client, table(required, session, number), round_doc).status_code == 201
+    return required
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.fixed_dictionaries(
+        {key: st.lists(st.sampled_from(STATUSES), min_size=n, max_size=n) for key, n in PLAYED.items()}
+    )
+)
+def test_the_unconfirmed_rounds_query_agrees_with_the_engines_provisional_rule(night_app, played, statuses):
+    """Whatever the rounds' statuses, the night's one query finds the rounds not confirmed, and
+    a table (and every player at it) is provisional exactly when the engine's
+    ``counts_as_provisional`` says so for its rounds' statuses."""
+    for key, table_statuses in statuses.items():
+        for number, status in enumerate(table_statuses, 1):
+            set_status(night_app, table(played, *key), number, status)
+    with night_app.app_context():
+        stored = held(night_app, played, played["director_token"])[0]
+        found = {(t.session, t.table): t for t in nights.unconfirmed_tables(stored)}
+        for key, table_statuses in statuses.items():
+            waiting = [n for n, status in enumerate(table_statuses, 1) if status != CONFIRMED]
+            disputed = [(n, None) for n, status in enumerate(table_statuses, 1) if status == DISPUTED]
+            got = found.get(key)
+            assert (got is not None) is counts_as_provisional(
+                "required", table_statuses
+            )  # the SQL's rule is the engine's
+            assert ((list(got.rounds), list(got.disputed)) if got else ([], [])) == (waiting, disputed)
+        assert set(found) <= set(PLAYED)
+        state = nights.event_state(stored, nights.EventRole.DIRECTOR)
+        seated = {(s.number, t.number): t.players for s in state.sessions for t in s.tables}
+        for entry in state.leaderboard:
+            expected = any(
+                counts_as_provisional("required", statuses.get(key, [])) and entry.player in players
+                for key, players in seated.items()
+            )
+            assert entry.provisional is expected
 
 
 def test_a_refused_close_changes_nothing(night_app, client, required):

@@ -156,6 +156,43 @@ def test_a_contract_already_declared_is_refused(app, client):
     assert '<tr id="round-2"' not in html
 
 
+def test_a_declared_contract_posted_without_its_outcome_says_who_declared_it(app, client):
+    """Beth (seat 2, the first declarer) played No Last Two in round 1; a round 2 form for it
+    with nothing tapped never reaches a save, and the page still says why the contract is refused."""
+    edit, _ = import_game(app, rounds=1)
+    response = client.post(f"/g/{edit}/rounds", data={"contract": "no-last-two"})
+    assert response.status_code == 422
+    assert "Beth has already declared No Last Two; choose another contract." in without_isolates(
+        response.get_data(as_text=True)
+    )
+
+
+def test_a_contract_out_of_a_fixed_order_posted_without_its_outcome_names_the_next(app, client):
+    """French classic plays No Tricks first: a round 1 form for Domino with nothing tapped is
+    refused with the engine's reason, not as a contract declared already."""
+    with app.app_context():
+        stored, _ = games.create_game({**EXAMPLE["game"], "preset": "french-classic", "rounds": []})
+        edit = stored.edit_token
+    response = client.post(f"/g/{edit}/rounds", data={"contract": "domino"})
+    assert response.status_code == 422
+    html = without_isolates(response.get_data(as_text=True))
+    assert "the contracts are played in a fixed order: next is No Tricks" in html
+    assert "already declared" not in html
+
+
+def test_the_round_form_carries_the_engines_entry_facts(app, client):
+    """entry.js computes no rule: the form says there are 4 seats, that Domino asks for 3
+    places (the 4th is the player left), and which double each redouble answers. Beth (seat 2)
+    declares round 1: her redouble of Élodie (2-0) needs Élodie's double of her (0-2)."""
+    edit, _ = import_game(app)
+    html = client.get(f"/g/{edit}/rounds/new?contract=domino").get_data(as_text=True)
+    assert 'class="domino-order" data-given-places="3" data-seats="4"' in html
+    assert html.count('class="place" data-place=') == 3
+    assert 'value="2-0" data-needs="0-2"' in html
+    html = client.get(f"/g/{edit}/rounds/new?contract=no-queens").get_data(as_text=True)
+    assert 'id="queens" data-sum="4" data-seats="4"' in html
+
+
 def test_the_view_token_cannot_change_anything(app, client):
     edit, view = import_game(app, rounds=2)
     assert client.post(f"/g/{view}/rounds", data=form_of(ROUNDS[2])).status_code == 403

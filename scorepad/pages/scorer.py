@@ -7,8 +7,8 @@ from typing import Any
 
 from ..i18n import engine_text
 from ..scoring import Game, ScoringError, parse_round, score
-from ..scoring.contracts import OUTCOME_FIELDS, SEATS
-from ..scoring.doubles import family_cells, refusal
+from ..scoring.contracts import GIVEN_PLACES, OUTCOME_FIELDS, SEATS
+from ..scoring.doubles import family_cells, needed_double, refusal
 from ..scoring.game import declared_in, declarer_of, leaders, quota_reminders, seats_of, split_applies
 from .common import short_names, standings_part
 
@@ -21,9 +21,11 @@ def cell_glyph(doubler: int, doubled: int) -> str:
 def round_form(game: Game, index: int, contract: str) -> dict[str, Any]:
     """What the round form needs for round ``index`` (0-based) played as ``contract``:
     the seats, the outcome parts, and for each cell of the doubles grid the engine's
-    reason it can never be used (translated; None for a usable cell); ``family[a]`` the
-    cells the "family" shortcut ticks for seat ``a`` as ``"a-b"`` values (empty: no
-    shortcut for that seat)."""
+    reason it can never be used (translated; None for a usable cell) and ``needs[a][b]`` the
+    double it needs ticked first (``"b-a"``, a redouble's double; None: none); ``family[a]``
+    the cells the "family" shortcut ticks for seat ``a`` as ``"a-b"`` values (empty: no
+    shortcut for that seat); ``seat_count`` (4) and ``given_places`` (Domino's places the
+    scorer taps before the last is implied), which entry.js reads as data attributes."""
     preset = game.preset
     seats = seats_of(preset, game.first_declarer, index, contract)
     positive = not preset.contract(contract).negative
@@ -32,6 +34,7 @@ def round_form(game: Game, index: int, contract: str) -> dict[str, Any]:
         " ".join(f"{a}-{b}" for a, b in family_cells(doubler, seats.declarer, positive, preset.doubling))
         for doubler in range(SEATS)
     ]
+    needed = [[needed_double(a, b, seats.declarer) for b in range(SEATS)] for a in range(SEATS)]
     return {
         "number": index + 1,
         "glyph": cell_glyph,
@@ -43,6 +46,9 @@ def round_form(game: Game, index: int, contract: str) -> dict[str, Any]:
         "auto_redouble": preset.doubling.auto_redouble,
         "grid": [[engine_text(why) if why else None for why in row] for row in grid],
         "family": family,
+        "needs": [[f"{n[0]}-{n[1]}" if n else None for n in row] for row in needed],
+        "seat_count": SEATS,
+        "given_places": GIVEN_PLACES,
         "short": short_names(game.players),
         "split": split_applies(preset, contract),
     }

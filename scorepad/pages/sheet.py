@@ -267,7 +267,7 @@ def sheet_page(game: Game, blank: bool, saved_notes: str | None) -> dict[str, An
         "rule_notes": rule_notes(preset),
         "house_notes": notes,
         "notes_saved": bool(notes) and not labels.preset_description(preset.id) and not labels.preset_notes(preset.id),
-        "game_check": 4 * preset.run_total(),
+        "game_check": preset.game_total(),
     }
 
 

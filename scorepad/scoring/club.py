@@ -5,7 +5,8 @@ A club game's seats become :class:`SeatResult` s (:func:`seat_results`: each sea
 rank and what each contract and the doubles brought it), which the app keeps per game so
 that no page recomputes a season from its rounds. :func:`member_stats` sums one member's
 games into the spec's statistics; :func:`ladder` ranks the club's members over a season.
-The rating (openskill) is not the engine's: :mod:`scorepad.services.rating`.
+A win is :func:`is_win`. The rating (openskill) is not the engine's (:mod:`scorepad.services.rating`), but
+the ordinal it is shown by is: :func:`ordinal`.
 """
 
 from __future__ import annotations
@@ -290,6 +291,21 @@ class MemberStats:
     history: tuple[MemberGame, ...]
 
 
+def is_win(complete: bool, rank: int | None) -> bool:
+    """True when a seat's game counts as a win (club-format.md "Club, members, statistics,
+    ladder, rating", ``wins``): the game is ``complete`` and the seat's ``rank`` (competition
+    ranking, 1 the best) is 1; ties count, so two seats ranked 1 both win. A game in play
+    wins nothing, whatever its standings."""
+    return complete and rank == 1
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """A rating's ordinal, the one number the club shows for it (club-format.md "Club, members,
+    statistics, ladder, rating", ``rating``): μ − 3σ (openskill's ordinal, on the rating's
+    scale): about 0 for the default rating μ 25, σ 25/3; μ 27.1, σ 4.2 gives 14.5."""
+    return mu - 3 * sigma
+
+
 def average_of(total: int, games: int) -> Decimal | None:
     """``total / games`` rounded half away from zero to 2 decimals, exactly (None for no games):
     ``average_of(-31, 6)`` is −5.17, ``average_of(1, 8)`` 0.13."""
@@ -321,7 +337,7 @@ def member_stats(games: Sequence[MemberGame]) -> MemberStats:
     return MemberStats(
         games=len(games),
         complete_games=sum(g.complete for g in games),
-        wins=sum(g.complete and g.rank == 1 for g in games),
+        wins=sum(is_win(g.complete, g.rank) for g in games),
         total=total,
         average=average_of(total, len(games)),
         by_contract=dict(sorted(by_contract.items())),

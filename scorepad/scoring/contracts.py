@@ -8,13 +8,15 @@ raw scores (points, indexed by seat) which always add up to :meth:`Contract.tota
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import N_, MissingPart, ScoringError, join
 
 SEATS = 4
+#: The Domino places a scorer gives (first, second, third out): the last is the one left.
+GIVEN_PLACES = SEATS - 1
 
 #: Each contract kind, one row each: its value fields (what a preset sets, in points) and its
 #: outcome fields (what a round records, game-format.md "Round"), in the order of game-format.md.
@@ -73,6 +75,18 @@ RANGES: dict[str, tuple[int, int]] = {
     "quota": (0, 9),
     "quota_penalty": (0, 100),
 }
+
+
+def implied_place(first: Sequence[int | None]) -> int | None:
+    """The seat of Domino's last place, implied by the places before it (barbu-rules.md "The
+    contracts": the finishing order is the four players, so once three went out the last is
+    the one left; the round form asks for three places only): given
+    the seats of the first :data:`GIVEN_PLACES` places in order (None for a place not given),
+    the one seat not among them; None while a place is missing or a seat is given twice.
+    ``implied_place([2, 0, 3])`` is 1."""
+    if len(first) != GIVEN_PLACES or None in first or len(set(first)) != GIVEN_PLACES:
+        return None
+    return next(seat for seat in range(SEATS) if seat not in first)
 
 
 def check_range(value: int, field: str, path: str, *, stored: bool = False) -> int:

@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from .contracts import SEATS, START_RANKS, TRUMP_SUITS, is_int, parse_outcome
 from .doubles import validate_doubles
-from .errors import N_, ScheduleError, ScoringError, join
+from .errors import N_, AlreadyDeclared, OutOfOrder, ScheduleError, ScoringError, join
 from .game import Game, Round, Scores, contract_choices, contracts_left, declared_later, declarer_of, not_played, score
 from .presets import MAX_PLAYER, Preset, preset_to_dict, resolve_preset
 from .text import clean_names, clean_text, refuse_lone_surrogates, stored_text
@@ -192,22 +192,7 @@ def parse_round(
             player=players[declarer],
             seat=declarer,
         )
-    cid = obj.get("contract")
-    cpath = join(path, "contract")
-    if cid is None:
-        raise ScoringError(cpath, N_("choose the contract"))
-    if not isinstance(cid, str) or cid not in preset.contract_ids:
-        raise ScoringError(cpath, N_("%(contract)r is not a contract of this preset"), contract=cid)
-    left = contracts_left(preset, first_declarer, previous, declarer)
-    if cid not in left:
-        raise ScheduleError(
-            cpath, N_("%(player)s has already declared %(contract)s"), player=players[declarer], contract=cid
-        )
-    choices = contract_choices(preset, left)
-    if cid not in choices:
-        raise ScheduleError(
-            cpath, N_("the contracts are played in a fixed order: next is %(contract)s"), contract=choices[0]
-        )
+    cid = check_contract(preset, players, first_declarer, previous, obj.get("contract"), join(path, "contract"))
     details: dict[str, str | None] = {}
     for field, (owner, allowed, elsewhere, unknown) in ROUND_DETAILS.items():
         value = details[field] = obj.get(field)
@@ -227,6 +212,34 @@ def parse_round(
     else:
         outcome = parse_outcome(cid, outcome, preset.deck, opath)
     return Round(cid, doubles, outcome, details["trump"], details["start_rank"])
+
+
+def check_contract(
+    preset: Preset,
+    players: Sequence[str],
+    first_declarer: int,
+    previous: Sequence[Round],
+    contract: Any,
+    path: str = "contract",
+) -> str:
+    """``contract`` (a contract id as given, None when none was chosen) when it may be
+    declared in the round that follows ``previous``, or why not (barbu-rules.md "Table
+    and schedule"): each declarer declares every contract of the preset once, in the preset's
+    order when ``chooser`` is ``fixed``. Raises :class:`ScoringError` at ``path`` for no
+    contract or one the preset does not have, :class:`AlreadyDeclared` for one the declarer
+    has declared, :class:`OutOfOrder` for one that is not the next of a fixed order."""
+    if contract is None:
+        raise ScoringError(path, N_("choose the contract"))
+    if not isinstance(contract, str) or contract not in preset.contract_ids:
+        raise ScoringError(path, N_("%(contract)r is not a contract of this preset"), contract=contract)
+    declarer = declarer_of(preset, first_declarer, len(previous))
+    left = contracts_left(preset, first_declarer, previous, declarer)
+    if contract not in left:
+        raise AlreadyDeclared(path, declarer, players[declarer], contract)
+    choices = contract_choices(preset, left)
+    if contract not in choices:
+        raise OutOfOrder(path, choices[0])
+    return contract
 
 
 def parse_replacement(game: Game, index: int, obj: Any, path: str = "") -> Round:

@@ -82,6 +82,14 @@ def double_kind(doubler: int, doubled: int, declarer: int) -> str:
     return "on-declarer" if doubled == declarer else "double"
 
 
+def needed_double(doubler: int, doubled: int, declarer: int) -> Double | None:
+    """The double the cell ``doubler`` → ``doubled`` needs ticked before it may be, in a round
+    declared by ``declarer`` (barbu-rules.md "Doubles"): a redouble (the declarer doubling
+    ``doubled`` back) needs ``doubled``'s double of the declarer, ``(doubled, declarer)``;
+    every other cell needs nothing (None). ``needed_double(0, 2, 0)`` is ``(2, 0)``."""
+    return (doubled, declarer) if doubler == declarer and doubled != declarer else None
+
+
 def validate_doubles(obj: Any, declarer: int, positive: bool, doubling: Doubling, path: str) -> tuple[Double, ...]:
     """Validate a round's ``doubles`` list of ``[doubler, doubled]`` seat pairs.
 
@@ -110,7 +118,8 @@ def validate_doubles(obj: Any, declarer: int, positive: bool, doubling: Doubling
             raise IllegalDouble(ppath, why)
         pairs.append((a, b))
     for i, (a, b) in enumerate(pairs):
-        if a == declarer and (b, declarer) not in pairs:
+        needed = needed_double(a, b, declarer)
+        if needed is not None and needed not in pairs:
             raise IllegalDouble(
                 join(path, i),
                 N_("the declarer may only redouble a player who doubled them; seat %(seat)d did not"),

@@ -38,6 +38,28 @@ class ScheduleError(ScoringError):
     declarer is not the schedule's (barbu-rules.md "Table and schedule")."""
 
 
+class AlreadyDeclared(ScheduleError):
+    """The contract is refused because its declarer has declared it already: each declarer
+    plays every contract once (barbu-rules.md "Table and schedule"). ``seat`` is the
+    declarer's seat (0 to 3), ``contract`` the contract's id."""
+
+    def __init__(self, path: str, seat: int, player: str, contract: str):
+        super().__init__(path, N_("%(player)s has already declared %(contract)s"), player=player, contract=contract)
+        self.seat = seat
+        self.contract = contract
+
+
+class OutOfOrder(ScheduleError):
+    """The contract is refused because the preset plays its contracts in a fixed order
+    (``chooser: fixed``) and it is not the next one; ``next`` is the id of the one that is."""
+
+    def __init__(self, path: str, next_contract: str):
+        super().__init__(
+            path, N_("the contracts are played in a fixed order: next is %(contract)s"), contract=next_contract
+        )
+        self.next = next_contract
+
+
 class IllegalDouble(ScoringError):
     """A double the rules do not allow in this round (barbu-rules.md "Doubles")."""
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .contracts import Contract, check_range, contract_to_dict, is_int, parse_contract
+from .contracts import SEATS, Contract, check_range, contract_to_dict, is_int, parse_contract
 from .doubles import Doubling
 from .errors import N_, ScoringError, join
 from .text import clean_name, clean_names, refuse_lone_surrogates
@@ -43,8 +44,8 @@ class Preset:
 
     @property
     def round_count(self) -> int:
-        """Rounds in a whole game: 4 × the number of contracts (barbu-rules.md)."""
-        return 4 * len(self.contracts)
+        """Rounds in a whole game: 4 × the number of contracts (:func:`rounds_in_game`)."""
+        return rounds_in_game(len(self.contracts))
 
     @property
     def contract_ids(self) -> tuple[str, ...]:
@@ -61,6 +62,28 @@ class Preset:
     def run_total(self) -> int:
         """Points of one declarer's run (every contract once): 0 for a balanced preset."""
         return sum(c.total(self.deck) for c in self.contracts)
+
+    def game_total(self) -> int:
+        """Points of a whole game, all four players' totals together: each seat declares one
+        run (barbu-rules.md "Table and schedule"), so 4 × :meth:`run_total`; 0 for a balanced
+        preset."""
+        return SEATS * self.run_total()
+
+
+def rounds_in_game(contracts: int) -> int:
+    """Rounds in a whole game of ``contracts`` contracts (a count, 0 or more): each of the 4
+    players declares every contract once (barbu-rules.md "Table and schedule"), so 4 ×
+    ``contracts``: 28 for the tournament's 7, 8 for 2."""
+    return SEATS * contracts
+
+
+def run_total_of(totals: Sequence[int | None]) -> int | None:
+    """One declarer's run (every contract once) from each contract's ``totals`` (points; None
+    for a contract whose total is not known yet, as while its values are being typed): their
+    sum, or None while one is unknown or with no contract at all."""
+    if not totals or any(total is None for total in totals):
+        return None
+    return sum(total for total in totals if total is not None)
 
 
 #: Every contract kind's default values in points (barbu-rules.md "The contracts"): the

@@ -33,6 +33,7 @@ from ..scoring.club import (
     ladder,
     ladder_to_dict,
     member_stats,
+    ordinal,
     parse_club,
     parse_club_name,
     parse_ladder,
@@ -428,8 +429,8 @@ class RatingPoint:
 
     @property
     def ordinal(self) -> float:
-        """μ − 3σ (openskill's ordinal)."""
-        return self.mu - 3 * self.sigma
+        """μ − 3σ (openskill's ordinal: :func:`~scorepad.scoring.club.ordinal`)."""
+        return ordinal(self.mu, self.sigma)
 
 
 @dataclass(frozen=True)
@@ -445,8 +446,8 @@ class MemberRating:
 
     @property
     def ordinal(self) -> float:
-        """μ − 3σ."""
-        return self.mu - 3 * self.sigma
+        """μ − 3σ (:func:`~scorepad.scoring.club.ordinal`)."""
+        return ordinal(self.mu, self.sigma)
 
 
 def member_rating(club: StoredClub, member: StoredMember) -> MemberRating:
@@ -500,6 +501,7 @@ def club_overview(club: StoredClub) -> list[MemberRow]:
                 StoredResult.member_id,
                 func.count().label("games"),
                 func.coalesce(func.sum(StoredResult.final), 0).label("total"),
+                # scoring.club.is_win in SQL (tests/test_club_wins.py compares the two)
                 func.sum(case((and_(StoredResult.complete.is_(True), StoredResult.rank == 1), 1), else_=0)).label(
                     "wins"
                 ),
@@ -508,7 +510,7 @@ def club_overview(club: StoredClub) -> list[MemberRow]:
             .group_by(StoredResult.member_id)
         )
     }
-    latest = {member: mu - 3 * sigma for member, (mu, sigma) in last_ratings(club.id).items()}
+    latest = {member: ordinal(mu, sigma) for member, (mu, sigma) in last_ratings(club.id).items()}
     rows = []
     for member in members:
         c = counts.get(member.id)

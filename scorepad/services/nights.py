@@ -59,7 +59,7 @@ from ..scoring.document import default_date
 from ..scoring.errors import N_
 from ..scoring.game import Standings
 from ..scoring.text import clean_text
-from ..scoring.trust import CONFIRMED, DIRECTOR, DISPUTED
+from ..scoring.trust import CONFIRMED, DIRECTOR, DISPUTED, PROVISIONAL, counts_as_provisional
 from ..tokens import derive_token, new_token
 from . import clubs, common, games, history, presets, stamps
 from .common import Conflict, NightClosed
@@ -376,11 +376,19 @@ class UnconfirmedTable(NamedTuple):
     rounds: tuple[int, ...]
     disputed: tuple[tuple[int, str | None], ...] = ()
 
+    @property
+    def statuses(self) -> tuple[str, ...]:
+        """Each of ``rounds``' status (``provisional`` or ``disputed``), in the same order."""
+        questioned = {number for number, _note in self.disputed}
+        return tuple(DISPUTED if number in questioned else PROVISIONAL for number in self.rounds)
+
 
 def unconfirmed_tables(stored: StoredEvent) -> list[UnconfirmedTable]:
     """The night's tables that have a round not confirmed (club-format.md "Trust": status
     ``provisional`` or ``disputed``), in session then table order, with those rounds; one
-    query, whatever the night's ``confirmation`` (callers ask only when it is ``required``)."""
+    query, whatever the night's ``confirmation`` (callers ask only when it is ``required``).
+    The query's ``status != confirmed`` mirrors the engine's
+    :func:`~scorepad.scoring.trust.counts_as_provisional` (tests/test_events_db.py compares them)."""
     rows = db.session.execute(
         select(
             StoredGame.session_number, StoredGame.table_number, StoredRound.number, StoredRound.status, StoredRound.note
@@ -521,7 +529,12 @@ def event_state(stored: StoredEvent, role: str) -> EventState:
                 )
             )
             results.append(
-                TableResult(players=table.players, rounds_played=played, final=final, provisional=bool(waiting))
+                TableResult(
+                    players=table.players,
+                    rounds_played=played,
+                    final=final,
+                    provisional=counts_as_provisional(spec.confirmation, waiting.statuses if waiting else ()),
+                )
             )
         sessions.append(
             SessionState(

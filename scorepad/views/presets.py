@@ -25,7 +25,7 @@ from ..models import StoredPreset
 from ..pages.common import isolated_text
 from ..scoring import BUILTIN, Preset, ScoringError, preset_to_dict
 from ..scoring.contracts import VALUE_FIELDS, parse_contract
-from ..scoring.presets import DECKS
+from ..scoring.presets import DECKS, rounds_in_game, run_total_of
 from ..services import presets
 from ..web import htmx
 from ..web.device import address_key, device_id
@@ -49,7 +49,9 @@ def totals(preset: Preset) -> dict[str, Any]:
 def editor_totals(form: PresetForm) -> dict[str, Any]:
     """The totals the editor shows for what was typed: ``rows`` maps each switched-on
     contract id to its total (None while a value is not a whole number), ``run`` is their
-    sum (None while any is unknown, or with no contract)."""
+    sum (None while any is unknown, or with no contract), ``rounds`` a game's rounds with
+    these contracts (the engine's :func:`~scorepad.scoring.presets.run_total_of` and
+    :func:`~scorepad.scoring.presets.rounds_in_game`)."""
     deck = form.deck.data
     deck = int(deck) if deck in {str(d) for d in DECKS} else 52
     rows: dict[str, int | None] = {}
@@ -58,9 +60,7 @@ def editor_totals(form: PresetForm) -> dict[str, Any]:
             rows[obj["id"]] = parse_contract(obj, "contract").total(deck)
         except ScoringError:
             rows[obj["id"]] = None
-    known = [t for t in rows.values() if t is not None]
-    run = sum(known) if rows and len(known) == len(rows) else None
-    return {"rows": rows, "run": run}
+    return {"rows": rows, "run": run_total_of(list(rows.values())), "rounds": rounds_in_game(len(rows))}
 
 
 def render_editor(

@@ -19,6 +19,8 @@ from ..models import StoredGame
 from ..pages.common import isolated_text
 from ..pages.rounds import edit_page, edit_summary, free_of, preview_fragment, round_page, settlement_of
 from ..scoring import Game, MissingPart, ScoringError, parse_round, score
+from ..scoring.document import check_contract
+from ..scoring.errors import AlreadyDeclared, ScheduleError
 from ..scoring.game import declarer_of
 from ..scoring.trust import shown_status
 from ..services import common, rounds
@@ -125,12 +127,19 @@ def create(token: str):
         # No form to put the message in: the contract itself was refused (already declared, or
         # not the next one of a fixed order: the engine's message says which).
         message = key_refusal or " ".join(form.group_errors.get("contract", []))
-        if not message and contract in game.preset.contract_ids:
-            message = _(
-                "%(name)s has already declared %(contract)s; choose another contract.",
-                name=isolated_text(game.players[upcoming.seats.declarer]),
-                contract=labels.contract_name(contract),
-            )
+        if not message:  # the round was not sent to the engine (a part missing): ask it why
+            try:
+                check_contract(game.preset, game.players, game.first_declarer, game.rounds, contract)
+            except AlreadyDeclared as refused:
+                message = _(
+                    "%(name)s has already declared %(contract)s; choose another contract.",
+                    name=isolated_text(game.players[refused.seat]),
+                    contract=labels.contract_name(refused.contract),
+                )
+            except ScheduleError as refused:
+                message = error_text(refused)
+            except ScoringError:
+                pass  # no contract, or none of this preset's
         message = message or _("Choose the contract again.")
     return game_page(stored, token, 422, form=form, contract=contract, message=message)
 

@@ -52,13 +52,14 @@
       if (mark) mark.textContent = row.dataset.auto === "1" ? "(" + fieldset.dataset.noteFilled + ")" : "";
     });
     var values = { sum: sum, total: total, missing: total - sum, over: sum - total };
+    var all = filled === Number(fieldset.dataset.seats);
     var text = "";
     if (sum > total) text = fill(fieldset.dataset.noteOver, values);
-    else if (filled === 4 && sum === total) text = fill(fieldset.dataset.noteDone, values);
+    else if (all && sum === total) text = fill(fieldset.dataset.noteDone, values);
     else if (filled) text = fill(fieldset.dataset.notePartial, values);
     out.textContent = text;
-    out.classList.toggle("off", sum > total || (filled === 4 && sum !== total));
-    out.classList.toggle("ok", filled === 4 && sum === total);
+    out.classList.toggle("off", sum > total || (all && sum !== total));
+    out.classList.toggle("ok", all && sum === total);
   }
 
   // ---- Domino: the finishing order, one place after another ----------------------------
@@ -79,8 +80,10 @@
     var implied = group.querySelector(".place-implied");
     if (!implied.dataset.original) implied.dataset.original = out.textContent;
     var given = chosen.filter(function (s) { return s !== null; });
-    if (given.length === 3) {
-      var seats = ["0", "1", "2", "3"].filter(function (s) { return given.indexOf(s) < 0; });
+    // The server says how many places are tapped before the last is implied, and how many seats there are.
+    if (given.length === Number(group.dataset.givenPlaces)) {
+      var seats = [];
+      for (var s = 0; s < Number(group.dataset.seats); s++) if (given.indexOf(String(s)) < 0) seats.push(String(s));
       var chip = group.querySelector(".chip[data-seat='" + seats[0] + "'] span");
       out.textContent = fill(implied.dataset.text, { name: chip ? chip.textContent : "" });
       implied.classList.add("done");

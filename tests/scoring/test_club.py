@@ -19,8 +19,10 @@ from scorepad.scoring.club import (
     LadderRules,
     MemberGame,
     average_of,
+    is_win,
     ladder,
     member_stats,
+    ordinal,
     parse_club,
     parse_ladder,
     seat_results,
@@ -199,3 +201,35 @@ def test_club_and_members_of_a_game_document_are_checked(doc, path):
 def test_a_guest_seat_is_null():
     assert parse_game_club({"club": "k", "members": ["a", None, "b", None]}) == ("k", ("a", None, "b", None))
     assert parse_game_club({}) == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("complete", "rank", "wins"),
+    [
+        (True, 1, True),  # a complete game won
+        (True, 2, False),  # second: no win
+        (True, 4, False),
+        (False, 1, False),  # leading a game in play is no win yet
+        (False, 3, False),
+    ],
+)
+def test_a_win_is_rank_one_of_a_complete_game(complete, rank, wins):
+    assert is_win(complete, rank) is wins
+
+
+def test_tied_first_places_both_win():
+    """Finals 57, 43, 57, 7: ranks 1, 3, 1, 4, so seats 0 and 2 both win."""
+    assert [is_win(True, rank) for rank in (1, 3, 1, 4)] == [True, False, True, False]
+
+
+@pytest.mark.parametrize(
+    ("mu", "sigma", "expected"),
+    [
+        (25.0, 25 / 3, 0.0),  # openskill's default rating: 25 − 3 × 8.33… = 0
+        (27.1, 4.2, 14.5),  # club-format.md's example: 27.1 − 12.6
+        (30.0, 2.0, 24.0),
+        (10.0, 5.0, -5.0),  # an ordinal may be negative
+    ],
+)
+def test_the_ordinal_is_mu_less_three_sigma(mu, sigma, expected):
+    assert ordinal(mu, sigma) == pytest.approx(expected)

@@ -4,7 +4,7 @@
 import pytest
 
 from scorepad.scoring import ScoringError
-from scorepad.scoring.contracts import contract_to_dict, parse_contract, parse_outcome
+from scorepad.scoring.contracts import GIVEN_PLACES, contract_to_dict, implied_place, parse_contract, parse_outcome
 
 NO_TRICKS = {"id": "no-tricks", "per_trick": -2}
 NO_QUEENS = {"id": "no-queens", "per_queen": -6}
@@ -261,3 +261,22 @@ def test_scoring_error_shows_path_and_message():
     err = ScoringError("rounds[3].outcome.tricks", "the tricks add up to 12, a deal has 13")
     assert str(err) == "rounds[3].outcome.tricks: the tricks add up to 12, a deal has 13"
     assert isinstance(err, ValueError)
+
+
+def test_a_scorer_gives_three_domino_places():
+    assert GIVEN_PLACES == 3
+
+
+@pytest.mark.parametrize(
+    ("first", "last"),
+    [
+        ([2, 0, 3], 1),  # Anne, Cath and Diana out: Beth (seat 1) is left
+        ([0, 1, 2], 3),
+        ([3, 2, 1], 0),
+        ([0, 1, None], None),  # the third place not given yet
+        ([0, 0, 1], None),  # a player given twice: nobody is implied
+        ([0, 1], None),
+    ],
+)
+def test_the_last_domino_place_is_the_player_left(first, last):
+    assert implied_place(first) == last

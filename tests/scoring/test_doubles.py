@@ -3,7 +3,7 @@
 import pytest
 
 from scorepad.scoring import ScoringError
-from scorepad.scoring.doubles import Doubling, effective, refusal, settle, validate_doubles
+from scorepad.scoring.doubles import Doubling, effective, needed_double, refusal, settle, validate_doubles
 
 TOURNAMENT = Doubling()
 OFF = Doubling(enabled=False)
@@ -180,3 +180,17 @@ def test_pair_settlements_explain_the_worked_example():
         PairSettlement(1, 2, (1,), 1, 6),  # Cath pays Beth 6
         PairSettlement(1, 3, (1,), 1, 12),  # Diana pays Beth 12
     )
+
+
+@pytest.mark.parametrize(
+    ("doubler", "doubled", "declarer", "needs"),
+    [
+        (0, 2, 0, (2, 0)),  # the declarer redoubles Cath: Cath must have doubled the declarer
+        (3, 1, 3, (1, 3)),
+        (2, 0, 0, None),  # a double of the declarer needs nothing
+        (1, 2, 0, None),  # a double between two opponents needs nothing
+        (0, 0, 0, None),  # the declarer's own cell is no redouble (refused anyway)
+    ],
+)
+def test_a_redouble_needs_the_double_it_answers(doubler, doubled, declarer, needs):
+    assert needed_double(doubler, doubled, declarer) == needs

@@ -7,7 +7,7 @@ import pytest
 
 from scorepad.scoring import BUILTIN, ScoringError, parse_preset, preset_to_dict
 from scorepad.scoring.doubles import Doubling
-from scorepad.scoring.presets import resolve_preset
+from scorepad.scoring.presets import resolve_preset, rounds_in_game, run_total_of
 
 TOURNAMENT_CONTRACTS = [
     {"id": "no-tricks", "per_trick": -2},
@@ -102,6 +102,39 @@ def test_run_total_of_an_unbalanced_preset_is_its_block_total():
         }
     )
     assert preset.run_total() == -151
+    assert preset.game_total() == -604  # four runs, one per declarer: 4 × −151
+
+
+def test_a_balanced_game_totals_zero():
+    assert BUILTIN["tournament"].game_total() == 0  # 4 × (−130 + 130)
+
+
+def test_a_short_unbalanced_game_totals_four_runs():
+    # No Queens −6 a queen (−24) and Trumps +5 a trick (+65): a run is +41, a game 4 × 41 = 164.
+    preset = parse_preset(
+        {"id": "s", "contracts": [{"id": "no-queens", "per_queen": -6}, {"id": "trumps", "per_trick": 5}]}
+    )
+    assert (preset.run_total(), preset.game_total()) == (41, 164)
+
+
+@pytest.mark.parametrize(("contracts", "rounds"), [(0, 0), (1, 4), (2, 8), (6, 24), (7, 28), (8, 32)])
+def test_rounds_in_game_are_four_per_contract(contracts, rounds):
+    assert rounds_in_game(contracts) == rounds
+
+
+@pytest.mark.parametrize(
+    ("totals", "run"),
+    [
+        ([-26, -24, -30, -30, -20, 65, 65], 0),  # the tournament's seven contracts: −130 + 130
+        ([-24, 65], 41),
+        ([-24], -24),
+        ([-24, None], None),  # a total not known yet: no run
+        ([None], None),
+        ([], None),  # no contract switched on: no run either
+    ],
+)
+def test_a_run_is_the_sum_of_known_contract_totals(totals, run):
+    assert run_total_of(totals) == run
 
 
 def test_missing_preset_settings_take_the_tournament_values():

@@ -17,8 +17,9 @@ from scorepad.scoring import (
     parse_round,
     score,
 )
-from scorepad.scoring.document import parse_replacement
+from scorepad.scoring.document import check_contract, parse_replacement
 from scorepad.scoring.doubles import Doubling, double_kind, family_cells, implicit_redoubles, pair_settlements
+from scorepad.scoring.errors import AlreadyDeclared, OutOfOrder
 from scorepad.scoring.game import (
     contract_choices,
     contracts_left,
@@ -137,6 +138,33 @@ def test_an_edited_round_may_take_its_own_contract_or_one_its_declarer_has_left(
         "trumps",
         "domino",
     )
+
+
+def test_a_contract_its_declarer_declared_already_is_refused_naming_the_declarer():
+    # Tournament, rotation run: Anne (seat 0) declares rounds 1-7; No Tricks was her round 1.
+    with pytest.raises(AlreadyDeclared) as caught:
+        check_contract(TOURNAMENT, PLAYERS, 0, (rnd("no-tricks", outcome=TRICKS_0),), "no-tricks")
+    assert (caught.value.seat, caught.value.contract) == (0, "no-tricks")
+    assert caught.value.message == "Anne has already declared no-tricks"
+
+
+def test_a_contract_left_to_its_declarer_is_given_back():
+    # Anne played No Tricks in round 1; No Queens is still hers to declare in round 2.
+    assert check_contract(TOURNAMENT, PLAYERS, 0, (rnd("no-tricks", outcome=TRICKS_0),), "no-queens") == "no-queens"
+
+
+def test_a_contract_out_of_the_fixed_order_is_refused_naming_the_next():
+    # French classic, round 2: No Hearts is next; Domino (not declared yet) is out of order.
+    with pytest.raises(OutOfOrder) as caught:
+        check_contract(FRENCH, PLAYERS, 0, (rnd("no-tricks", outcome=TRICKS_0),), "domino")
+    assert (caught.value.path, caught.value.next) == ("contract", "no-hearts")
+
+
+@pytest.mark.parametrize("contract", [None, "ravage-city", 3])
+def test_no_contract_or_one_the_preset_lacks_is_no_schedule_error(contract):
+    with pytest.raises(ScoringError) as caught:
+        check_contract(TOURNAMENT, PLAYERS, 0, (), contract)
+    assert not isinstance(caught.value, ScheduleError)
 
 
 def test_a_contract_the_declarer_declares_in_a_later_round_is_found():
