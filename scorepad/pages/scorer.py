@@ -3,7 +3,7 @@ what they show, from the engine's results."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..i18n import engine_text
 from ..scoring import Game, ScoringError, parse_round, score
@@ -11,6 +11,9 @@ from ..scoring.contracts import GIVEN_PLACES, OUTCOME_FIELDS, SEATS
 from ..scoring.doubles import family_cells, needed_double, refusal
 from ..scoring.game import declared_in, declarer_of, leaders, quota_reminders, seats_of, split_applies
 from .common import short_names, standings_part
+
+if TYPE_CHECKING:
+    from ..services.scorer import ScorerState
 
 
 def cell_glyph(doubler: int, doubled: int) -> str:
@@ -92,6 +95,18 @@ def scorer_page(game: Game, can_edit: bool, contract: str | None = None) -> dict
         if can_edit and contract is not None and contract in choices:
             page["contract"] = contract
             page["rf"] = round_form(game, len(game.rounds), contract)
+    return page
+
+
+def scorer_parts(state: ScorerState, can_edit: bool, contract: str | None = None) -> dict[str, Any]:
+    """The game page's template variables from its one read (:class:`~scorepad.services.scorer.ScorerState`):
+    :func:`scorer_page`, plus ``undone`` (:func:`undone_part`, for the edit token) and
+    ``night_closed`` (a table of a closed club night: shown, no longer scored; no round form,
+    no undo, and a line saying so). (The rounds' marks, ``trust``, are
+    :func:`.history.trust_part` of the state: pages.history imports this module.)"""
+    page = scorer_page(state.game, can_edit, contract)
+    page["undone"] = undone_part(state.game, state.undone) if can_edit else None
+    page["night_closed"] = state.night_closed
     return page
 
 

@@ -59,6 +59,8 @@ class ClubRefused(Refused):
     admin link in the browser): HTTP 403, nothing stored (club-format.md: "so nobody adds games
     to another club's statistics")."""
 
+    message = "joining a club needs the club's admin token as 'X-Club-Token: <admin token>'"
+
 
 class MemberConflict(Conflict):
     """A change of members that cannot be made as asked (HTTP 409): two members who sat at one

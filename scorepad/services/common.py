@@ -49,12 +49,21 @@ class NightClosed(Conflict):
 
 class NotFound(LookupError):
     """What the request names does not exist (HTTP 404): a round number beyond the game's
-    rounds, no round to undo. ``args[0]`` names it (a round number, or a sentence)."""
+    rounds, no round to undo. ``args[0]`` names it (a round number, or a sentence);
+    ``message`` says it (English, for the API)."""
+
+    @property
+    def message(self) -> str:
+        """ "there is no round 7" for a round number, else the sentence given."""
+        what = self.args[0] if self.args else ""
+        return f"there is no round {what}" if isinstance(what, int) else str(what)
 
 
 class Refused(Exception):
     """The request names something its token gives no right to (HTTP 403, nothing stored):
-    a club without that club's admin token."""
+    a club without that club's admin token. ``message`` says what it needs (English, for the API)."""
+
+    message = "this token gives no right to do this"
 
 
 #: The longest token looked up: every token is 32 characters (:data:`TOKEN_BYTES`); a longer one is

@@ -13,8 +13,9 @@ from ..models import (
     StoredRound,
     token_digest,
 )
-from ..scoring import Game, parse_game, preset_to_dict
-from ..scoring.document import default_date, round_to_dict
+from ..scoring import Game, Preset, parse_game, preset_to_dict
+from ..scoring.document import default_date, parse_players, round_to_dict
+from ..scoring.presets import resolve_preset
 from ..scoring.trust import SCORER
 from ..tokens import TOKEN_BYTES as TOKEN_BYTES  # the size of every token (192 bits), for callers that check a shape
 from ..tokens import derive_token, new_token, seal, unseal
@@ -94,6 +95,13 @@ def add_game(
         clubs.attach_game(stored, seats, game)
     stored.edit_token, stored.view_token = edit_token, view_token
     return stored, game
+
+
+def rules_of(stored: StoredGame) -> tuple[Preset, tuple[str, ...]]:
+    """The preset and the players of ``stored`` as :meth:`~scorepad.models.StoredGame.to_game`
+    reads them, without replaying its rounds: what a round form needs before its save (the save
+    replays the game under the lock and returns it)."""
+    return resolve_preset(stored.preset, "preset", {}, stored=True), parse_players(stored.players, stored=True)
 
 
 #: The purpose a game's confirm token is derived from its edit token with (:func:`scorepad.tokens.derive_token`).

@@ -311,7 +311,7 @@ def undo_round(stored: StoredGame, number: int | None = None) -> None:
     lock_game(stored)
     try:
         if not stored.rounds:
-            raise NotFound("no round to undo")
+            raise NotFound(number if number is not None else "no round to undo")
         last = stored.rounds[-1]
         if number is not None:
             if not 1 <= number <= last.number:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -11,22 +10,21 @@ from flask import Blueprint, Response, abort, jsonify, request, send_from_direct
 
 from ..extensions import csrf
 from ..models import StoredClub, StoredGame, StoredRound
-from ..scoring import Game, ScoringError, export_game
+from ..scoring import Game, export_game
 from ..scoring.trust import PROVISIONAL, shown_status
-from ..services import clubs, common, confirmation, games, rounds
-from ..services.clubs import ClubRefused
+from ..services import clubs, confirmation, games, rounds
 from ..services.history import export_stored, history_export
 from ..services.rematch import start_rematch
 from ..web.device import creator
-from ..web.errors import error_response
+from ..web.errors import error_response, json_errors
 from ..web.json_input import request_json
 from ..web.limits import GAME_STARTS, limit
 from ..web.loaders import api_game, api_game_role, api_witness
-from .api_clubs import CLUB_TOKEN_NEEDED
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 T = TypeVar("T")
 csrf.exempt(bp)  # bearer tokens, not cookies, authorise the API
+json_errors(bp)
 
 
 def body() -> Any:
@@ -80,12 +78,7 @@ def round_export(game: StoredGame | Game, number: int, status: str | None = PROV
 @limit(GAME_STARTS)
 def create_game():
     """Create (or import) a game from a game document → 201 with id, tokens and links."""
-    try:
-        stored, game = games.create_game(body(), **creator(), club=club_of_request())
-    except ScoringError as exc:
-        return error_response(422, exc.message, path=exc.path)
-    except ClubRefused:
-        return error_response(403, CLUB_TOKEN_NEEDED)
+    stored, game = games.create_game(body(), **creator(), club=club_of_request())
     return game_created(stored, game)
 
 
@@ -124,12 +117,7 @@ def rematch(game_id: int):
     played again, 200 with that same game (one rematch per game: a second phone, a retry); 409
     while the game is not finished. It counts against the same limits as a new game."""
     stored = api_game(game_id, write=True)
-    try:
-        new, game, started = start_rematch(stored, **creator())
-    except ScoringError as exc:
-        return error_response(422, exc.message, path=exc.path)
-    except common.Conflict as exc:
-        return error_response(409, exc.message)
+    new, game, started = start_rematch(stored, **creator())
     response = game_created(new, game, as_stored=not started)
     if not started:
         response.status_code = 200
@@ -188,30 +176,11 @@ def check_round(game_id: int, number: int, dispute: bool) -> Response:
     if not dispute and doc.get("note") is not None:
         return error_response(422, "a confirmation has no note; dispute the round to say what is wrong", path="note")
     if dispute:
-        done = round_change(number, lambda: confirmation.dispute_round(stored, number, doc.get("note"), if_match()))
+        row, _changed = confirmation.dispute_round(stored, number, doc.get("note"), if_match())
     else:
-        done = round_change(number, lambda: confirmation.confirm_round(stored, number, if_match()))
-    if isinstance(done, Response):
-        return done
-    row = done[0]
+        row, _changed = confirmation.confirm_round(stored, number, if_match())
     # The game as checked (row.saved_game): another phone may have undone the round since the commit.
     return with_etag(jsonify(round_export(row.saved_game or stored, number, row.saved_status)), row)
-
-
-def round_change(number: int, change: Callable[[], tuple[StoredRound, T]]) -> tuple[StoredRound, T] | Response:
-    """What ``change`` (an edit, a confirm or a dispute of round ``number``) returns, or the
-    answer of its refusal: 404 for no such round, 422 (naming the field), 412 for a round
-    changed since ``If-Match``, 409 for a conflict."""
-    try:
-        return change()
-    except LookupError:
-        return error_response(404, f"there is no round {number}")
-    except ScoringError as exc:
-        return error_response(422, exc.message, path=exc.path)
-    except rounds.RoundChanged as exc:
-        return error_response(412, exc.message)
-    except common.Conflict as exc:
-        return error_response(409, exc.message)
 
 
 @bp.post("/games/<int:game_id>/rounds")
@@ -222,10 +191,7 @@ def record_round(game_id: int):
     a second round; the same key with another body is a 422, the key of a round undone since
     a 409."""
     stored = api_game(game_id, write=True)
-    try:
-        client_key = rounds.check_client_key(request.headers.get("Idempotency-Key"), "Idempotency-Key")
-    except ScoringError as exc:
-        return error_response(422, exc.message, path=exc.path)
+    client_key = rounds.check_client_key(request.headers.get("Idempotency-Key"), "Idempotency-Key")
     doc = body()
     digest = rounds.request_digest(doc)  # the body as sent, its "number" too
     number = doc.pop("number", None) if isinstance(doc, dict) else None
@@ -240,12 +206,6 @@ def record_round(game_id: int):
         response.set_etag(replay.digest)
         response.headers["Idempotent-Replayed"] = "true"
         return response
-    except rounds.KeyReused as exc:
-        return error_response(422, exc.message, path="Idempotency-Key")
-    except ScoringError as exc:
-        return error_response(422, exc.message, path=exc.path)
-    except common.Conflict as exc:
-        return error_response(409, exc.message)
     # The round as saved: the row is not read again (another phone may have undone it since the commit).
     response = with_etag(jsonify(round_export(game, len(game.rounds), row.saved_status)), row)
     response.status_code = 201
@@ -280,10 +240,7 @@ def replace_round(game_id: int, number: int):
         return error_response(422, f"the body's number does not match round {number} of the URL", path="number")
     if isinstance(doc, dict):
         doc.pop("number", None)
-    done = round_change(number, lambda: rounds.replace_round(stored, number, doc, if_match()))
-    if isinstance(done, Response):
-        return done
-    row, game = done
+    row, game = rounds.replace_round(stored, number, doc, if_match())
     return with_etag(jsonify(round_export(game, number, row.saved_status)), row)
 
 
@@ -291,12 +248,7 @@ def replace_round(game_id: int, number: int):
 def delete_round(game_id: int, number: int):
     """Delete the last round (undo) → 204."""
     stored = api_game(game_id, write=True)
-    try:
-        rounds.undo_round(stored, number)
-    except LookupError:
-        return error_response(404, f"there is no round {number}")
-    except common.Conflict as exc:
-        return error_response(409, exc.message)
+    rounds.undo_round(stored, number)
     return "", 204
 
 

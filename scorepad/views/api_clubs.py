@@ -24,20 +24,17 @@ from flask import Blueprint, Response, abort, jsonify, url_for
 from ..extensions import csrf
 from ..models import StoredClub, StoredMember
 from ..pages.club import score_value
-from ..scoring import ScoringError
 from ..scoring.club import LadderEntry, ladder_to_dict
 from ..services import clubs
 from ..services.clubs import ADMIN
-from ..web.errors import error_response
+from ..web.errors import error_response, json_errors
 from ..web.json_input import request_json
 from ..web.limits import EVENT_STARTS, limit
 from ..web.loaders import bearer_token
 
 bp = Blueprint("api_clubs", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)  # bearer tokens, not cookies, authorise the API
-
-#: The answer to a game or night that names a club without its admin token (``X-Club-Token``).
-CLUB_TOKEN_NEEDED = "joining a club needs the club's admin token as 'X-Club-Token: <admin token>'"
+json_errors(bp)
 
 
 def api_club(public_id: str, write: bool) -> StoredClub:
@@ -90,10 +87,7 @@ def club_export(club: StoredClub) -> dict[str, Any]:
 def create_club():
     """Create a club → 201 ``{"id", "name", "ladder", "admin_token", "view_token", "links"}``;
     422 for bad input. A club counts as a club night against :data:`~scorepad.web.limits.EVENT_STARTS`."""
-    try:
-        club = clubs.create_club(request_json())
-    except ScoringError as exc:
-        return error_response(422, exc.message, path=exc.path)
+    club = clubs.create_club(request_json())
     doc = {**club_export(club), "admin_token": club.admin_token, "view_token": club.view_token}
     response = jsonify(doc)
     response.status_code = 201
@@ -111,10 +105,7 @@ def club(public_id: str):
 def update_club(public_id: str):
     """Rename the club or change its ladder settings (admin token) → 200 the club."""
     club = api_club(public_id, write=True)
-    try:
-        clubs.update_club(club, request_json())
-    except ScoringError as exc:
-        return error_response(422, exc.message, path=exc.path)
+    clubs.update_club(club, request_json())
     return jsonify(club_export(club))
 
 
@@ -132,10 +123,7 @@ def _member_body(fields: tuple[str, ...]) -> dict[str, Any]:
 def add_member(public_id: str):
     """Add a member ``{"name"}`` (admin token) → 201 ``{"id", "name"}``; 422 for a bad or taken name."""
     club = api_club(public_id, write=True)
-    try:
-        member = clubs.add_member(club, _member_body(("name",)).get("name"))
-    except ScoringError as exc:
-        return error_response(422, exc.message, path=exc.path)
+    member = clubs.add_member(club, _member_body(("name",)).get("name"))
     response = jsonify({"id": member.public_id, "name": member.name})
     response.status_code = 201
     response.headers["Location"] = url_for(
@@ -149,10 +137,7 @@ def rename_member(public_id: str, member_id: str):
     """Rename a member ``{"name"}`` (admin token) → 200 ``{"id", "name"}``."""
     club = api_club(public_id, write=True)
     member = api_member(club, member_id)
-    try:
-        clubs.rename_member(club, member, _member_body(("name",)).get("name"))
-    except ScoringError as exc:
-        return error_response(422, exc.message, path=exc.path)
+    clubs.rename_member(club, member, _member_body(("name",)).get("name"))
     return jsonify({"id": member.public_id, "name": member.name})
 
 
@@ -167,10 +152,7 @@ def merge_member(public_id: str, member_id: str):
     target = clubs.find_member(club, into) if isinstance(into, str) else None
     if target is None:
         return error_response(422, "no member of this club has this id", path="into")
-    try:
-        clubs.merge_members(club, source, target)
-    except clubs.MemberConflict as exc:
-        return error_response(409, exc.message)
+    clubs.merge_members(club, source, target)
     return jsonify(member_export(club, target))
 
 

@@ -16,18 +16,14 @@ from flask import Blueprint, Response, abort, jsonify
 
 from ..extensions import csrf
 from ..models import StoredEvent
-from ..scoring import ScoringError
 from ..services import nights
-from ..services.clubs import ClubRefused
-from ..services.common import Conflict
 from ..services.nights import EventRole
 from ..web.device import creator
-from ..web.errors import error_response
+from ..web.errors import error_response, json_errors
 from ..web.json_input import request_json
 from ..web.limits import EVENT_STARTS, limit
 from ..web.loaders import bearer_token
 from .api import club_of_request
-from .api_clubs import CLUB_TOKEN_NEEDED
 
 bp = Blueprint("api_events", __name__, url_prefix="/api/v1")
 #: The fields of an adjustment's body; any other is refused (422 at its name).
@@ -35,6 +31,7 @@ ADJUSTMENT_FIELDS = ("player", "points", "reason")
 #: The API's answer for another field (in English, as its other bad-body answers).
 UNKNOWN_ADJUSTMENT_FIELD = "unknown field of an adjustment"
 csrf.exempt(bp)  # bearer tokens, not cookies, authorise the API
+json_errors(bp)
 
 
 def api_event(event_id: int, write: bool) -> tuple[StoredEvent, str]:
@@ -67,12 +64,7 @@ def create_event():
     id, director and view tokens (shown this once), links and every session's tables (each
     with its game id, edit and confirm tokens and scorer link); 422 ``{"error", "path"}`` for
     bad input (nothing stored). Counts against :data:`~scorepad.web.limits.EVENT_STARTS`."""
-    try:
-        stored = nights.create_event(request_json(), **creator(), club=club_of_request())
-    except ScoringError as exc:
-        return error_response(422, exc.message, path=exc.path)
-    except ClubRefused:
-        return error_response(403, CLUB_TOKEN_NEEDED)
+    stored = nights.create_event(request_json(), **creator(), club=club_of_request())
     return answer(stored, EventRole.DIRECTOR, 201)
 
 
@@ -98,12 +90,7 @@ def add_adjustment(event_id: int):
     unknown = next((key for key in doc if key not in ADJUSTMENT_FIELDS), None)
     if unknown is not None:  # as a game's or a round's document: a misspelt field is refused, not dropped
         return error_response(422, UNKNOWN_ADJUSTMENT_FIELD, path=unknown)
-    try:
-        row = nights.add_adjustment(stored, doc.get("player"), doc.get("points"), doc.get("reason"))
-    except ScoringError as exc:
-        return error_response(422, exc.message, path=exc.path)
-    except Conflict as exc:
-        return error_response(409, exc.message)
+    row = nights.add_adjustment(stored, doc.get("player"), doc.get("points"), doc.get("reason"))
     response = jsonify(
         id=row.id, player=row.player, name=stored.players[row.player], points=row.points, reason=row.reason
     )
@@ -118,10 +105,7 @@ def close(event_id: int):
     ``confirmation: required``, 409 ``rounds are not confirmed: …`` naming the tables and rounds
     while any is not confirmed (nothing closed)."""
     stored, role = api_event(event_id, write=True)
-    try:
-        nights.close_event(stored)
-    except Conflict as exc:
-        return error_response(409, exc.message)
+    nights.close_event(stored)
     return answer(stored, role)
 
 

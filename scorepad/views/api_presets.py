@@ -15,16 +15,17 @@ from flask import Blueprint, jsonify, url_for
 
 from ..extensions import csrf
 from ..models import StoredPreset
-from ..scoring import BUILTIN, Preset, ScoringError, preset_to_dict
+from ..scoring import BUILTIN, Preset, preset_to_dict
 from ..services.presets import create_preset, delete_preset, update_preset
 from ..web.device import address_key
-from ..web.errors import error_response
+from ..web.errors import json_errors
 from ..web.limits import PRESET_SAVES, limit
 from ..web.loaders import api_preset_to_write, preset_to_read
 from .api import body, created
 
 bp = Blueprint("api_presets", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)  # bearer tokens, not cookies, authorise the API
+json_errors(bp)
 
 
 def payload(preset: Preset, stored: StoredPreset | None) -> dict[str, Any]:
@@ -72,10 +73,7 @@ def presets():
 def create():
     """Save a new preset → 201 with its id and edit token (shown only here)."""
     obj, notes, path = parts(body())
-    try:
-        stored = create_preset(obj, notes, None, path=path, notes_path="notes", creator_address=address_key())
-    except ScoringError as exc:
-        return error_response(422, exc.message, path=exc.path)
+    stored = create_preset(obj, notes, None, path=path, notes_path="notes", creator_address=address_key())
     return created({**payload(stored.to_preset(), stored), "edit_token": stored.edit_token})
 
 
@@ -90,10 +88,7 @@ def replace(preset_id: str):
     """Replace a saved preset's settings and notes (its id stays; games keep their copy)."""
     stored = api_preset_to_write(preset_id)
     obj, notes, path = parts(body())
-    try:
-        update_preset(stored, obj, notes, path=path, notes_path="notes")
-    except ScoringError as exc:
-        return error_response(422, exc.message, path=exc.path)
+    update_preset(stored, obj, notes, path=path, notes_path="notes")
     return jsonify(payload(stored.to_preset(), stored))
 
 

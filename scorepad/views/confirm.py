@@ -229,17 +229,21 @@ def dispute(token: str, number: int):
 # -- on the scorer's page -------------------------------------------------------------------------
 
 
-def scorer_witness(stored: StoredGame, can_edit: bool, with_box: bool = True) -> dict[str, Any]:
+def scorer_witness(
+    stored: StoredGame, can_edit: bool, with_box: bool = True, confirm_token: str | None = None
+) -> dict[str, Any]:
     """What the scorer's page shows of the checking (templates/confirm/_disputed.html and
     _scorer_box.html): ``disputed``, each disputed round's number and note
     (:func:`scorepad.pages.confirm.disputed_notes`), and for the edit token, while checking is
     not off, ``box`` (with ``with_box``): the confirm page's link and its QR code
     (:class:`scorepad.pages.confirm.CheckBox`; None otherwise), and ``poll``: the URL the page
-    asks every ``poll_seconds`` for new disputes (:func:`disputed`), with its ``etag``."""
+    asks every ``poll_seconds`` for new disputes (:func:`disputed`), with its ``etag``.
+    ``confirm_token``: the game's, when the caller read it already
+    (:class:`scorepad.services.scorer.ScorerState`)."""
     box = poll = etag = None
     if can_edit and stored.edit_token and checks_open(stored.confirmation):
         if with_box:
-            confirm_token = confirmation.confirm_token_of(stored, stored.edit_token)
+            confirm_token = confirm_token or confirmation.confirm_token_of(stored, stored.edit_token)
             box = CheckBox(url_for("confirm.show", token=confirm_token, _external=True))
         language = str(get_locale())
         poll = url_for("disputes.disputed", token=stored.edit_token, lang=language)

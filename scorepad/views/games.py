@@ -14,23 +14,25 @@ from flask_babel import gettext as _
 
 from .. import labels
 from ..forms import ButtonForm, ImportGameForm, NewGameForm, RoundForm, UnreadableImport
-from ..i18n import engine_text, error_text
+from ..i18n import error_text
 from ..models import StoredGame
 from ..pages.card import result_card, share_text
-from ..pages.common import isolated_text
-from ..pages.scorer import recent_game, scorer_page, undone_part
+from ..pages.common import isolated_text, zone_named
+from ..pages.history import trust_part
+from ..pages.scorer import recent_game, scorer_parts
 from ..scoring import Game, ScoringError, parse_game
 from ..scoring.game import rematch_first_declarer
-from ..services import clubs, common, games, nights, presets
+from ..services import clubs, games, nights, presets
 from ..services.clubs import ClubRefused
 from ..services.rematch import start_rematch
+from ..services.scorer import ScorerState, scorer_state
 from ..web import htmx
 from ..web.device import creator, device_id
+from ..web.errors import error_response, page_errors
 from ..web.limits import GAME_STARTS, limit
 from ..web.loaders import any_game, game_to_edit
 from ..web.recent import CLUBS, NIGHTS, keep_recent, recent_tokens
 from ..web.recent import remember as remember_token
-from ..web.trust import trust_of
 from .confirm import scorer_witness
 
 bp = Blueprint("games", __name__)
@@ -67,17 +69,17 @@ def scorer_context(
     saved: bool = False,
     preview: dict[str, Any] | None = None,
     feedback: dict[str, Any] | None = None,
+    state: ScorerState | None = None,
 ) -> dict[str, Any]:
-    """The game page's template variables: :func:`scorepad.pages.scorer.scorer_page` for the
-    stored game, with its forms. ``saved``: a round was just recorded (the page then leads
+    """The game page's template variables: :func:`scorepad.pages.scorer.scorer_parts` of the
+    game's one read (``state``, :func:`scorepad.services.scorer.scorer_state`: read here when
+    the caller has not), with its forms. ``saved``: a round was just recorded (the page then leads
     with its points); ``preview``: the settlement preview of the form being entered (see
     rounds.preview_of); ``message``: why a change was refused (with ``refusal``, its code);
     ``feedback``: what the scorer just did (``action``: restored, undone or changed; see
-    views/rounds.py). ``undone``: the round an undo removed, offered to be put back.
-    ``night_closed``: the game is a table of a club night its director closed (no round form,
-    no undo, and a line saying so)."""
-    game = stored.to_game()
-    page = scorer_page(game, can_edit, contract)
+    views/rounds.py)."""
+    state = state or scorer_state(stored, can_edit)
+    page = scorer_parts(state, can_edit, contract)
     page.update(
         {
             "stored": stored,
@@ -89,18 +91,13 @@ def scorer_context(
             "preview": preview,
             "form": None,
             "feedback": feedback or {},
-            "undone": undone_part(game, stored.undone) if can_edit else None,
-            "trust": trust_of(stored),  # the rounds' marks (issue 15)
-            # A table of a closed club night: shown, no longer scored (its writes answer 409).
-            "night_closed": bool(
-                can_edit and stored.event_id and common.night_closed(stored.event_id, for_write=False)
-            ),
+            "trust": trust_part(state.confirmation, state.statuses, state.history, zone_named(state.timezone)),
         }
     )
     if page["contract"] is not None:
         page["form"] = form or RoundForm(formdata=None, data={"contract": page["contract"]})
     page["finished"] = finished_part(stored, page["game"]) if page["standings"].complete else None
-    page["witness"] = scorer_witness(stored, can_edit)  # issue 15: the confirm QR box, the disputed notes
+    page["witness"] = scorer_witness(stored, can_edit, confirm_token=state.confirm_token)
     return page
 
 
@@ -254,6 +251,18 @@ def refused_rematch(stored: StoredGame, token: str, message: str, status: int):
     return htmx.page_or_blocks("games/scorer.html", SCORER_BLOCKS, status=status, **context)
 
 
+def refused(status: int, message: str, error: Exception):
+    """A use case refused on the game's page (a rematch not started: 409 while the game is not
+    finished): the game page with the status and why (:func:`scorepad.web.errors.page_errors`)."""
+    token = (request.view_args or {}).get("token")
+    if token is None:  # not a game's page: the error page
+        return error_response(status, message)
+    return refused_rematch(game_to_edit(token), token, message, status)
+
+
+page_errors(bp, refused)
+
+
 def rematch_at_limit(message: str):
     """Play again beyond the new-game limits: the game page with 429 and the reason at the top."""
     token = (request.view_args or {}).get("token", "")
@@ -270,12 +279,7 @@ def rematch(token: str):
     stored = game_to_edit(token)
     if not ButtonForm().validate_on_submit():
         abort(400)
-    try:
-        new_game, game, started = start_rematch(stored, **creator())
-    except ScoringError as exc:
-        return refused_rematch(stored, token, error_text(exc), 422)
-    except common.Conflict as exc:
-        return refused_rematch(stored, token, engine_text(exc.template, **exc.params), 409)
+    new_game, game, started = start_rematch(stored, **creator())
     remember(new_game)
     first = isolated_text(game.players[game.first_declarer])
     if started:

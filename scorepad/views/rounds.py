@@ -23,8 +23,10 @@ from ..scoring.document import check_contract
 from ..scoring.errors import AlreadyDeclared, ScheduleError
 from ..scoring.game import declarer_of
 from ..scoring.trust import shown_status
-from ..services import common, rounds
+from ..services import common, games, rounds
+from ..services.scorer import scorer_state
 from ..web import htmx
+from ..web.errors import page_errors
 from ..web.loaders import any_game, game_to_edit
 from .games import CHANGED_KEY, SCORER_BLOCKS, scorer_context
 
@@ -53,17 +55,32 @@ def conflict_page(stored: StoredGame, token: str, conflict: common.Conflict):
     can be saved there: the phone's outbox shows the round as refused, not as one to save
     again under another number), else ``conflict``."""
     message = engine_text(conflict.template, **conflict.params)
-    refusal = "closed" if conflict.template == common.NIGHT_CLOSED else None
+    refusal = "closed" if isinstance(conflict, common.NightClosed) else None
     return game_page(stored, token, 409, refusal=refusal, message=message[:1].upper() + message[1:])
 
 
-def after_change(stored: StoredGame, token: str, action: str = "saved"):
+def refused(status: int, message: str, error: Exception):
+    """A change the services refused (:func:`scorepad.web.errors.page_errors`): a conflict's page
+    (:func:`conflict_page`), or the game page with ``status`` and the engine's ``message``."""
+    token = (request.view_args or {})["token"]
+    stored = game_to_edit(token)
+    if isinstance(error, common.Conflict):
+        return conflict_page(stored, token, error)
+    return game_page(stored, token, status, message=message)
+
+
+page_errors(bp, refused)
+
+
+def after_change(stored: StoredGame, token: str, action: str = "saved", game: Game | None = None):
     """After a save (``action`` ``saved``), a put back (``restored``: the page leads with the
     round as with a save) or an undo (``undone``: the page says which round was removed and
-    offers to put it back, ``#undone``): 303 to the game page, or for htmx its fresh live part."""
+    offers to put it back, ``#undone``): 303 to the game page, or for htmx its fresh live part
+    (of ``game``, the engine's game the change returned, when it did: not read again)."""
     url = url_for("games.scorer", token=token)
     if htmx.is_htmx():
-        page = game_page(stored, token, saved=action != "undone", feedback={"action": action})
+        state = scorer_state(stored, True, game)
+        page = game_page(stored, token, saved=action != "undone", feedback={"action": action}, state=state)
         return htmx.push_url(page, url)
     return htmx.vary(redirect(url + ("#undone" if action == "undone" else "#current_round"), 303))
 
@@ -82,7 +99,7 @@ def create(token: str):
     """Record the next round: 303 (htmx: the live part of the page), 422 with the
     messages next to the fields, 409 when the game changed meanwhile."""
     stored = game_to_edit(token)
-    game = stored.to_game()
+    preset, players = games.rules_of(stored)  # the save replays the game itself, under the lock
     form = RoundForm()
     contract = form.contract.data
     key_refusal = None  # the idempotency key names another round: said above all else
@@ -90,38 +107,27 @@ def create(token: str):
         digest = rounds.request_digest(
             sorted([name, value] for name, value in request.form.items(multi=True) if name not in UNSIGNED_FIELDS)
         )
+        document = form.round_document(preset, players)
         try:
-            # A retry of a save that did arrive (its answer was lost): the stored round, as a success.
             client_key = rounds.check_client_key(form.client_key.data, "client_key")
-            if rounds.round_with_key(stored, client_key, digest) is not None:
-                return after_change(stored, token)
+            if document is not None and not form.has_errors:
+                number = whole_number(form.number.data)
+                _row, game = rounds.record_round(stored, document, number, client_key, digest)
+                return after_change(stored, token, game=game)
+        except rounds.Replayed:  # a retry of a save that did arrive (its answer was lost): a success
+            return after_change(stored, token)
         except ScoringError as exc:
             form.add_engine_error(exc.path, error_text(exc))
-            client_key = None
         except rounds.KeyReused as exc:
             key_refusal = engine_text(exc.template)
-            form.add_engine_error("client_key", key_refusal)  # nothing is stored below
-        except common.Conflict as exc:
-            return conflict_page(stored, token, exc)
-        document = form.round_document(game.preset, game.players)
-        if document is not None and not form.has_errors:
-            number = whole_number(form.number.data)
-            try:
-                rounds.record_round(stored, document, number, client_key, digest)
-            except rounds.Replayed:  # the same save, stored by a retry running at the same time
-                return after_change(stored, token)
-            except ScoringError as exc:
-                form.add_engine_error(exc.path, error_text(exc))
-            except rounds.KeyReused as exc:
-                key_refusal = engine_text(exc.template)
-                form.add_engine_error("client_key", key_refusal)
-            except common.Conflict as exc:
-                return conflict_page(stored, token, exc)
-            else:
-                return after_change(stored, token)
+            form.add_engine_error("client_key", key_refusal)  # nothing was stored
+    state = scorer_state(stored, True)
+    game = state.game
     upcoming = score(game).standings.next
     if upcoming is None:
-        return game_page(stored, token, 409, message=_("The game is complete: all its rounds are recorded."))
+        return game_page(
+            stored, token, 409, state=state, message=_("The game is complete: all its rounds are recorded.")
+        )
     message = None
     if contract not in upcoming.choices:
         # No form to put the message in: the contract itself was refused (already declared, or
@@ -141,7 +147,7 @@ def create(token: str):
             except ScoringError:
                 pass  # no contract, or none of this preset's
         message = message or _("Choose the contract again.")
-    return game_page(stored, token, 422, form=form, contract=contract, message=message)
+    return game_page(stored, token, 422, state=state, form=form, contract=contract, message=message)
 
 
 def button_number(stored: StoredGame, token: str, form: NumberedForm) -> int | None:
@@ -163,10 +169,8 @@ def undo(token: str):
     number = button_number(stored, token, UndoForm())
     try:
         rounds.undo_round(stored, number)
-    except LookupError:
+    except common.NotFound:
         return game_page(stored, token, 409, message=_("There is no round to undo."))
-    except common.Conflict as exc:
-        return conflict_page(stored, token, exc)
     return after_change(stored, token, "undone")
 
 
@@ -177,13 +181,8 @@ def put_back(token: str):
     any more (put back already, or a round was saved, edited or undone since)."""
     stored = game_to_edit(token)
     number = button_number(stored, token, PutBackForm())
-    try:
-        rounds.put_back_round(stored, number)
-    except common.Conflict as exc:
-        return conflict_page(stored, token, exc)
-    except ScoringError as exc:  # not reached for a round the engine took before; said all the same
-        return game_page(stored, token, 422, message=error_text(exc))
-    return after_change(stored, token, "restored")
+    _row, game = rounds.put_back_round(stored, number)
+    return after_change(stored, token, "restored", game)
 
 
 def preview_of(game: Game, index: int, form: RoundForm) -> dict[str, Any]:
@@ -327,10 +326,8 @@ def edit(token: str, number: int):
                     _row, after = rounds.replace_round(stored, number, document, form.based_on.data)
                 except ScoringError as exc:
                     form.add_engine_error(exc.path, error_text(exc))
-                except LookupError:  # undone (more than the last round) between the check above and the save
+                except common.NotFound:  # undone (more than the last round) between the check above and the save
                     return conflict_page(stored, token, rounds.round_gone(number))
-                except common.Conflict as exc:  # undone, changed or recorded again since the form was opened
-                    return conflict_page(stored, token, exc)
                 else:
                     # The game page confirms the edit once: what changed and whose totals moved.
                     summary = edit_summary(after, number, rnd)  # rnd: the round the form was opened on (based_on)

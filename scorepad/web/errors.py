@@ -3,19 +3,26 @@ API and for clients that prefer JSON, the error page (templates/errors.html) for
 
 ``error_response`` builds the answer; views return it or ``abort(error_response(...))``.
 ``register`` makes Flask's own errors (404, 405, a CSRF failure, a 500 ...) answer the same way.
+The use cases' errors (:mod:`scorepad.services.common`'s family, the engine's ``ScoringError``)
+are mapped to answers once per blueprint: :func:`json_errors` for the API, :func:`page_errors`
+for a page blueprint, whose views then only call the use case.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import Flask, Response, jsonify, make_response, render_template, request
+from flask import Blueprint, Flask, Response, jsonify, make_response, render_template, request
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 from werkzeug.http import HTTP_STATUS_CODES
 
-from ..i18n import http_error_text
+from ..i18n import engine_text, error_text, http_error_text
+from ..scoring import ScoringError
+from ..services.common import Conflict, NotFound, Refused
+from ..services.rounds import KeyReused, RoundChanged
 
 #: The statuses whose Flask errors the app answers itself (any other keeps Werkzeug's page).
 HANDLED = (400, 403, 404, 405, 409, 413, 415, 422, 429)
@@ -74,3 +81,38 @@ def register(app: Flask, rollback: Callable[[], object]) -> None:
     def internal_error(error: HTTPException) -> Response:
         rollback()
         return error_response(500, gettext("Something went wrong on our side."), name=gettext("Internal Server Error"))
+
+
+def json_errors(bp: Blueprint) -> None:
+    """Answer the use-case errors of ``bp``'s views (an API blueprint) as JSON
+    ``{"error", "path"}`` (:func:`error_response`): the engine's :class:`ScoringError` 422 at
+    its path, an idempotency key sent with another request 422 at ``Idempotency-Key``,
+    :class:`NotFound` 404, a round changed since ``If-Match`` 412, any other :class:`Conflict`
+    409, :class:`Refused` 403. The messages are the services' English ones."""
+    bp.register_error_handler(ScoringError, lambda exc: error_response(422, exc.message, path=exc.path))
+    bp.register_error_handler(KeyReused, lambda exc: error_response(422, exc.message, path="Idempotency-Key"))
+    bp.register_error_handler(NotFound, lambda exc: error_response(404, exc.message))
+    bp.register_error_handler(RoundChanged, lambda exc: error_response(412, exc.message))
+    bp.register_error_handler(Conflict, lambda exc: error_response(409, exc.message))
+    bp.register_error_handler(Refused, lambda exc: error_response(403, exc.message))
+
+
+#: A page blueprint's answer to a refused use case: ``(status, message, error)`` → its page with
+#: ``message`` (translated, begun with a capital letter) at the top.
+PageAnswer = Callable[[int, str, Exception], ResponseReturnValue]
+
+
+def page_errors(bp: Blueprint, answer: PageAnswer) -> None:
+    """Answer the use-case errors of ``bp``'s views (a page blueprint) with ``answer``: the
+    engine's :class:`ScoringError` with 422, a :class:`Conflict` with 409, each with its message
+    in the page's language. (A form that shows the message next to its field catches the
+    error itself.)"""
+    bp.register_error_handler(ScoringError, lambda exc: answer(422, capitalized(error_text(exc)), exc))
+    bp.register_error_handler(
+        Conflict, lambda exc: answer(409, capitalized(engine_text(exc.template, **exc.params)), exc)
+    )
+
+
+def capitalized(message: str) -> str:
+    """``message`` begun with a capital letter, as a page's messages are (the API's are not)."""
+    return message[:1].upper() + message[1:]
