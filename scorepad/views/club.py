@@ -22,8 +22,8 @@ from flask_babel import format_date, get_locale
 from flask_babel import gettext as _
 
 from .. import clubs, events, services
-from ..club_forms import ClubNightForm, MemberForm, MergeForm, NewClubForm, RenameForm
-from ..forms import NewGameForm
+from ..forms.clubs import ClubNightForm, MemberForm, MergeForm, NewClubForm, RenameForm
+from ..forms.rounds import NewGameForm
 from ..i18n import engine_text, error_text
 from ..pages.board import board_page
 from ..pages.club import (

@@ -17,9 +17,9 @@ from flask_babel import get_translations, ngettext
 from flask_babel import gettext as _
 
 from .. import events, services
-from ..event_forms import AdjustmentForm, NewEventForm, SwapForm
 from ..events import EventRole, StoredEvent
-from ..forms import ButtonForm
+from ..forms.nights import AdjustmentForm, NewEventForm, SwapForm
+from ..forms.rounds import ButtonForm
 from ..i18n import engine_text, error_text
 from ..pages.event import event_page, inline_qr
 from ..scoring import ScoringError

@@ -35,16 +35,16 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Optional
 
-from . import labels
-from .i18n import error_text
-from .pages.common import isolated_text
-from .scoring import BUILTIN, Preset, Round
-from .scoring.contracts import OUTCOME_FIELDS, SEATS, START_RANKS, TRUMP_SUITS
-from .scoring.document import known_timezones
-from .scoring.doubles import refusal
-from .scoring.game import not_played
-from .scoring.presets import CONTRACT_DEFAULTS, DEFAULT_DOUBLING, doubling_to_dict
-from .web.json_input import BadJSON, parse_json
+from .. import labels
+from ..i18n import error_text
+from ..pages.common import isolated_text
+from ..scoring import BUILTIN, Preset, Round
+from ..scoring.contracts import OUTCOME_FIELDS, SEATS, START_RANKS, TRUMP_SUITS
+from ..scoring.document import known_timezones
+from ..scoring.doubles import refusal
+from ..scoring.game import not_played
+from ..scoring.presets import CONTRACT_DEFAULTS, DEFAULT_DOUBLING, doubling_to_dict
+from ..web.json_input import BadJSON, parse_json
 
 DRAW = "draw"  # the first-declarer choice "draw by lot"
 COUNT_PARTS = ("tricks", "queens", "hearts")

@@ -19,8 +19,8 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, SelectField, SelectMultipleField, StringField, SubmitField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 
-from .event_forms import NewEventForm, player_lines
-from .forms import whole_number
+from .nights import NewEventForm, player_lines
+from .rounds import whole_number
 
 #: The ladder's defaults as the form shows them (scoring/club.py DEFAULT_LADDER: best 10 of at least 5 games).
 DEFAULT_BEST = "10"

@@ -19,8 +19,8 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, SelectField, StringField, SubmitField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 
-from .forms import CONFIRMATION_HELP, confirmation_field, points_from_text, preset_choices, whole_number
-from .scoring.document import known_timezones
+from ..scoring.document import known_timezones
+from .rounds import CONFIRMATION_HELP, confirmation_field, points_from_text, preset_choices, whole_number
 
 #: How many games each player plays in a night: club-format.md "Club night" (``sessions``: 1 to 6).
 SESSION_CHOICES = tuple(range(1, 7))
