@@ -22,8 +22,9 @@ from flask_babel import format_date, get_locale
 from flask_babel import gettext as _
 
 from .. import clubs, events, services
-from ..forms.clubs import ClubNightForm, MemberForm, MergeForm, NewClubForm, RenameForm
-from ..forms.rounds import NewGameForm
+from ..forms.clubs import MemberForm, MergeForm, NewClubForm, RenameForm
+from ..forms.games import NewGameForm
+from ..forms.nights import ClubNightForm
 from ..i18n import engine_text, error_text
 from ..pages.board import board_page
 from ..pages.club import (

@@ -18,8 +18,8 @@ from flask_babel import gettext as _
 
 from .. import events, services
 from ..events import EventRole, StoredEvent
+from ..forms.common import ButtonForm
 from ..forms.nights import AdjustmentForm, NewEventForm, SwapForm
-from ..forms.rounds import ButtonForm
 from ..i18n import engine_text, error_text
 from ..pages.event import event_page, inline_qr
 from ..scoring import ScoringError

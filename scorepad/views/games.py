@@ -14,7 +14,9 @@ from flask_babel import gettext as _
 
 from .. import clubs, events, labels, services
 from ..clubs import ClubRefused
-from ..forms.rounds import ButtonForm, ImportGameForm, NewGameForm, RoundForm, UnreadableImport
+from ..forms.common import ButtonForm, UnreadableImport
+from ..forms.games import ImportGameForm, NewGameForm
+from ..forms.rounds import RoundForm
 from ..i18n import engine_text, error_text
 from ..pages.card import result_card, share_text
 from ..pages.common import isolated_text
