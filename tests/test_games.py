@@ -87,7 +87,7 @@ def test_an_invalid_new_game_is_refused_next_to_the_field(client, overrides, fie
 
 
 def test_the_first_declarer_can_be_drawn_by_lot(client, monkeypatch):
-    monkeypatch.setattr("scorepad.forms.secrets.randbelow", lambda n: 3)
+    monkeypatch.setattr("scorepad.forms.games.secrets.randbelow", lambda n: 3)
     response = client.post("/games/new", data=new_game_form(first_declarer="draw"), follow_redirects=True)
     html = without_isolates(response.get_data(as_text=True))
     assert "Drawn by lot: Marc declares first." in html

@@ -4,7 +4,7 @@ club page, a member's page and its charts, a club game read-only, the printable 
 CSV; with the admin token only, adding, renaming and merging members and starting a game or a
 club night for the club (the new-game and new-night forms offering the members).
 
-Thin views: the forms collect (scorepad/club_forms.py, scorepad/forms.py, scorepad/event_forms.py),
+Thin views: the forms collect (scorepad/forms/),
 :mod:`scorepad.services.clubs` stores and computes (the engine's statistics and ladder, the ratings),
 :mod:`scorepad.pages.club` arranges, the templates (templates/club/) show. A token that is not
 the club's is 404 (nothing can be enumerated); the view token on an admin's page or action, 403.
@@ -21,8 +21,9 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask_babel import format_date, get_locale
 from flask_babel import gettext as _
 
-from ..club_forms import ClubNightForm, MemberForm, MergeForm, NewClubForm, RenameForm
-from ..forms import NewGameForm
+from ..forms.clubs import MemberForm, MergeForm, NewClubForm, RenameForm
+from ..forms.games import NewGameForm
+from ..forms.nights import ClubNightForm
 from ..i18n import engine_text, error_text
 from ..pages.board import board_page
 from ..pages.club import (

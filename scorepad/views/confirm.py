@@ -19,11 +19,9 @@ from typing import Any
 from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response as BaseResponse
-from wtforms import HiddenField, StringField
 
+from ..forms.confirmation import ConfirmForm, DisputeForm
 from ..i18n import engine_text, error_text
 from ..models import StoredGame
 from ..pages.confirm import CheckBox, RoundCheck, disputed_notes, witness_page
@@ -43,20 +41,6 @@ LIVE = "confirm/_live.html"
 BLOCKS = ["confirm_live"]
 #: Bumped when the live part's markup changes, so browsers drop copies cached before.
 FRAGMENT_VERSION = "1"
-
-
-class ConfirmForm(FlaskForm):
-    """A round's Confirm button: its CSRF token and ``digest``, the
-    :func:`scorepad.services.rounds.round_digest` of the round the page showed."""
-
-    digest = HiddenField()
-
-
-class DisputeForm(ConfirmForm):
-    """A round's Dispute form: the digest as :class:`ConfirmForm`'s, and what is wrong (``note``,
-    trimmed; it may be empty)."""
-
-    note = StringField(_l("What is wrong?"), filters=[lambda text: text.strip() if isinstance(text, str) else text])
 
 
 # -- the game of a confirm token ----------------------------------------------------------------

@@ -2,7 +2,7 @@
 "Director"): creating a night (``/events/new``), its seating plan, the printable table cards
 and the director's console, at URLs carrying the director token (``/d/<token>``).
 
-Thin views: the forms collect (scorepad/event_forms.py), :mod:`scorepad.services.nights` stores and
+Thin views: the forms collect (scorepad/forms/nights.py), :mod:`scorepad.services.nights` stores and
 computes (the engine decides the seating, the leaderboard and which tables stand out),
 :mod:`scorepad.pages.event` arranges, the templates (templates/events/) show.
 """
@@ -16,8 +16,8 @@ from flask import Blueprint, abort, flash, make_response, redirect, render_templ
 from flask_babel import get_translations, ngettext
 from flask_babel import gettext as _
 
-from ..event_forms import AdjustmentForm, NewEventForm, SwapForm
-from ..forms import ButtonForm
+from ..forms.common import ButtonForm
+from ..forms.nights import AdjustmentForm, NewEventForm, SwapForm
 from ..i18n import engine_text, error_text
 from ..models import StoredEvent
 from ..pages.event import event_page, inline_qr

@@ -13,7 +13,9 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from .. import labels
-from ..forms import ButtonForm, ImportGameForm, NewGameForm, RoundForm, UnreadableImport
+from ..forms.common import ButtonForm, UnreadableImport
+from ..forms.games import ImportGameForm, NewGameForm
+from ..forms.rounds import RoundForm
 from ..i18n import error_text
 from ..models import StoredGame
 from ..pages.card import result_card, share_text

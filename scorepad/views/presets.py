@@ -19,7 +19,8 @@ from flask_babel import gettext as _
 from jinja2_fragments.flask import render_block
 
 from .. import labels
-from ..forms import ButtonForm, ImportPresetForm, PresetForm, UnreadableImport
+from ..forms.common import ButtonForm, UnreadableImport
+from ..forms.presets import ImportPresetForm, PresetForm
 from ..i18n import error_text
 from ..models import StoredPreset
 from ..pages.common import isolated_text

@@ -13,7 +13,8 @@ from flask import Blueprint, abort, make_response, redirect, render_template, re
 from flask_babel import gettext as _
 
 from .. import labels
-from ..forms import NumberedForm, PutBackForm, RoundForm, UndoForm, whole_number
+from ..forms.common import NumberedForm, whole_number
+from ..forms.rounds import PutBackForm, RoundForm, UndoForm
 from ..i18n import engine_text, error_text
 from ..models import StoredGame
 from ..pages.common import isolated_text

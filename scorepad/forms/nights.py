@@ -1,8 +1,8 @@
-"""Flask-WTF forms of a club night (issue 14; club-format.md "Club night", "Director"): the
-organiser's new night, a hand change to the seating, a director's adjustment.
+"""A club night's forms (club-format.md "Club night", "Director"): the organiser's new night, a
+club's new night with its members ticked, a hand change to the seating, a director's adjustment.
 
-As in :mod:`scorepad.forms`, the forms only collect what was typed and build the night's
-document (``barbu-scorepad/event@1``); the engine (``scorepad.scoring.event``, through
+The forms only collect what was typed and build the night's document
+(``barbu-scorepad/event@1``); the engine (``scorepad.scoring.event``, through
 :mod:`scorepad.services.nights`) decides what is valid, and :meth:`NewEventForm.add_engine_error` puts its
 refusal next to the field its path names.
 """
@@ -16,11 +16,19 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, RadioField, SelectField, StringField, SubmitField, TextAreaField
+from wtforms import HiddenField, RadioField, SelectField, SelectMultipleField, StringField, SubmitField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 
-from .forms import CONFIRMATION_HELP, confirmation_field, points_from_text, preset_choices, whole_number
-from .scoring.document import known_timezones
+from ..scoring.document import known_timezones
+from .common import (
+    CONFIRMATION_HELP,
+    confirmation_field,
+    member_choices,
+    points_from_text,
+    preset_choices,
+    strip,
+    whole_number,
+)
 
 #: How many games each player plays in a night: club-format.md "Club night" (``sessions``: 1 to 6).
 SESSION_CHOICES = tuple(range(1, 7))
@@ -28,10 +36,6 @@ SESSION_CHOICES = tuple(range(1, 7))
 LIST_MARKER = re.compile(r"^(?:[-*•·–]\s*|\d{1,3}[.)]\s+)")
 #: The most lines read from the players' box: the engine refuses more than 200 players, naming them.
 MAX_LINES = 1000
-
-
-def _strip(value: Any) -> Any:
-    return value.strip() if isinstance(value, str) else value
 
 
 def player_lines(text: str | None) -> list[tuple[int, str]]:
@@ -61,10 +65,10 @@ class NewEventForm(FlaskForm):
     """A new club night: title, date, preset, sessions, ranking, the players present and the
     confirmation every table takes (off, optional or required)."""
 
-    title = StringField(_l("Title"), filters=[_strip], description=_l("For example: Thursday club night"))
+    title = StringField(_l("Title"), filters=[strip], description=_l("For example: Thursday club night"))
     # The night's date, today by default; event.js puts the phone's own date in it when the page
     # opens and sends the phone's time zone with it.
-    date = StringField(_l("Date"), filters=[_strip])
+    date = StringField(_l("Date"), filters=[strip])
     timezone = HiddenField()
     preset = SelectField(_l("Scoring"), description=_l("Every table plays it."))
     sessions = SelectField(
@@ -145,13 +149,53 @@ class NewEventForm(FlaskForm):
             self.form_errors.append(message)
 
 
+class ClubNightForm(NewEventForm):
+    """A new club night for a club: the members present ticked (checkboxes, in the club's
+    order), the other players typed one a line (they become members), then the night's
+    settings as any night's (:class:`NewEventForm`)."""
+
+    present = SelectMultipleField(_l("Members present"), validate_choice=False)
+    players = TextAreaField(
+        _l("Other players"),
+        description=_l("One name a line: they become members of the club."),
+    )
+
+    def __init__(self, *args: Any, members: Sequence[tuple[str, str]] = (), **kwargs: Any):
+        """``members``: ``(public id, name)`` of the club's members, offered as present."""
+        super().__init__(*args, **kwargs)
+        self.members = list(members)
+        self.present.choices = member_choices(self.members)
+
+    def ticked(self) -> list[str]:
+        """The names of the members ticked as present, in the club's order (an id that is no
+        member's is ignored)."""
+        ticked = set(self.present.data or [])
+        return [name for mid, name in self.members if mid in ticked]
+
+    def names(self) -> list[tuple[int, str]]:
+        """The night's players as ``(line number, name)``: the members ticked (line 0), then the
+        names typed (their line in the box)."""
+        return [(0, name) for name in self.ticked()] + player_lines(self.players.data)
+
+    def add_engine_error(self, path: str, message: str) -> None:
+        """As a night's (:meth:`NewEventForm.add_engine_error`), a ticked member's refusal
+        naming them next to the members' boxes."""
+        match = re.fullmatch(r"players\[(\d+)\].*", path or "")
+        ticked = self.ticked()
+        if match and int(match.group(1)) < len(ticked):
+            name = ticked[int(match.group(1))]
+            self.present.errors = [*self.present.errors, f"{name}: {message}"]
+            return
+        super().add_engine_error(path, message)
+
+
 class AdjustmentForm(FlaskForm):
     """A director's adjustment: a player of the night, points (a sign allowed, a true minus
     too) and the reason, shown on the results."""
 
     player = SelectField(_l("Player"), validate_choice=False)
-    points = StringField(_l("Points"), filters=[_strip], description=_l("For example −10 or 5"))
-    reason = StringField(_l("Reason"), filters=[_strip])
+    points = StringField(_l("Points"), filters=[strip], description=_l("For example −10 or 5"))
+    reason = StringField(_l("Reason"), filters=[strip])
     submit = SubmitField(_l("Add the adjustment"))
 
     def __init__(self, *args: Any, players: Sequence[str] = (), **kwargs: Any):

@@ -1,34 +1,27 @@
-"""Flask-WTF forms of a club (issue 16; club-format.md "Club, members, statistics, ladder,
-rating"): a new club with its ladder settings, adding, renaming and merging members, and the
-members ticked for a club night.
+"""A club's forms (club-format.md "Club, members, statistics, ladder, rating"): a new club with
+its ladder settings, adding, renaming and merging members. A club's new night is a night's
+form, in :mod:`scorepad.forms.nights`.
 
-As in :mod:`scorepad.forms`, the forms only collect what was typed and build the club's
-document (``POST /api/v1/clubs``); the engine (``scorepad.scoring.club``, through
-:mod:`scorepad.services.clubs`) decides what is valid, and ``add_engine_error`` puts its refusal next to
-the field its path names.
+The forms only collect what was typed and build the club's document (``POST /api/v1/clubs``);
+the engine (``scorepad.scoring.club``, through :mod:`scorepad.services.clubs`) decides what is valid,
+and ``add_engine_error`` puts its refusal next to the field its path names.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, RadioField, SelectField, SelectMultipleField, StringField, SubmitField, TextAreaField
+from wtforms import HiddenField, RadioField, SelectField, StringField, SubmitField
 from wtforms.fields.choices import SelectChoice
 
-from .event_forms import NewEventForm, player_lines
-from .forms import whole_number
+from .common import member_choices, strip, whole_number
 
 #: The ladder's defaults as the form shows them (scoring/club.py DEFAULT_LADDER: best 10 of at least 5 games).
 DEFAULT_BEST = "10"
 DEFAULT_MIN_GAMES = "5"
-
-
-def _strip(value: Any) -> Any:
-    return value.strip() if isinstance(value, str) else value
 
 
 def _number_or_text(text: str | None) -> Any:
@@ -41,16 +34,16 @@ class NewClubForm(FlaskForm):
     """A new club: its name and its season ladder (how many results count, the games to qualify,
     by points or by places, the season's first and last day)."""
 
-    name = StringField(_l("Club name"), filters=[_strip], description=_l("For example: De Zwarte Koning"))
+    name = StringField(_l("Club name"), filters=[strip], description=_l("For example: De Zwarte Koning"))
     best = StringField(
         _l("Results counted"),
-        filters=[_strip],
+        filters=[strip],
         default=DEFAULT_BEST,
         description=_l("Each member’s best games that count for the ladder."),
     )
     min_games = StringField(
         _l("Games to qualify"),
-        filters=[_strip],
+        filters=[strip],
         default=DEFAULT_MIN_GAMES,
         description=_l("Members with fewer games are listed after the qualified ones, unranked."),
     )
@@ -63,8 +56,8 @@ class NewClubForm(FlaskForm):
         default="points",
         validate_choice=False,  # the engine refuses another value, naming the field
     )
-    start = StringField(_l("Season from"), filters=[_strip], description=_l("Empty: from the first game."))
-    end = StringField(_l("Season to"), filters=[_strip], description=_l("Empty: no end."))
+    start = StringField(_l("Season from"), filters=[strip], description=_l("Empty: from the first game."))
+    end = StringField(_l("Season to"), filters=[strip], description=_l("Empty: no end."))
     submit = SubmitField(_l("Create the club"))
 
     def to_document(self) -> dict[str, Any]:
@@ -102,13 +95,8 @@ class NewClubForm(FlaskForm):
 class MemberForm(FlaskForm):
     """A new member of the club: a name (a player's name rules)."""
 
-    name = StringField(_l("Name"), filters=[_strip])
+    name = StringField(_l("Name"), filters=[strip])
     submit = SubmitField(_l("Add the member"))
-
-
-def member_choices(members: Sequence[tuple[str, str]]) -> list[SelectChoice]:
-    """The members as choices: ``(public id, name)`` pairs, in the club's order."""
-    return [SelectChoice(mid, name) for mid, name in members]
 
 
 class RenameForm(FlaskForm):
@@ -117,7 +105,7 @@ class RenameForm(FlaskForm):
     # Ids of their own: the add-member form on the same page has a field `name` (its label
     # would otherwise focus the other form's field).
     member = SelectField(_l("Member"), validate_choice=False, id="rename-member-id")
-    name = StringField(_l("New name"), filters=[_strip], id="rename-name")
+    name = StringField(_l("New name"), filters=[strip], id="rename-name")
     submit = SubmitField(_l("Rename"))
 
     def __init__(self, *args: Any, members: Sequence[tuple[str, str]] = (), **kwargs: Any):
@@ -140,43 +128,3 @@ class MergeForm(FlaskForm):
         super().__init__(*args, **kwargs)
         self.source.choices = member_choices(members)
         self.target.choices = member_choices(members)
-
-
-class ClubNightForm(NewEventForm):
-    """A new club night for a club: the members present ticked (checkboxes, in the club's
-    order), the other players typed one a line (they become members), then the night's
-    settings as any night's (:class:`~scorepad.event_forms.NewEventForm`)."""
-
-    present = SelectMultipleField(_l("Members present"), validate_choice=False)
-    players = TextAreaField(
-        _l("Other players"),
-        description=_l("One name a line: they become members of the club."),
-    )
-
-    def __init__(self, *args: Any, members: Sequence[tuple[str, str]] = (), **kwargs: Any):
-        """``members``: ``(public id, name)`` of the club's members, offered as present."""
-        super().__init__(*args, **kwargs)
-        self.members = list(members)
-        self.present.choices = member_choices(self.members)
-
-    def ticked(self) -> list[str]:
-        """The names of the members ticked as present, in the club's order (an id that is no
-        member's is ignored)."""
-        ticked = set(self.present.data or [])
-        return [name for mid, name in self.members if mid in ticked]
-
-    def names(self) -> list[tuple[int, str]]:
-        """The night's players as ``(line number, name)``: the members ticked (line 0), then the
-        names typed (their line in the box)."""
-        return [(0, name) for name in self.ticked()] + player_lines(self.players.data)
-
-    def add_engine_error(self, path: str, message: str) -> None:
-        """As a night's (:meth:`NewEventForm.add_engine_error`), a ticked member's refusal
-        naming them next to the members' boxes."""
-        match = re.fullmatch(r"players\[(\d+)\].*", path or "")
-        ticked = self.ticked()
-        if match and int(match.group(1)) < len(ticked):
-            name = ticked[int(match.group(1))]
-            self.present.errors = [*self.present.errors, f"{name}: {message}"]
-            return
-        super().add_engine_error(path, message)
