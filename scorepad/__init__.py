@@ -11,7 +11,7 @@ from .config import Config
 from .extensions import babel, compress, csrf, db, migrate
 from .i18n import LANGUAGE_NAMES, select_locale
 from .pages.common import isolate, number
-from .web import caching, errors, hosts, json_input
+from .web import assets, caching, errors, hosts, json_input
 
 # templates/ and static/ live at the repository root, next to the package.
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,6 +78,7 @@ def create_app(config=None) -> Flask:
         sheet,
     )
 
+    assets.init_app(app)  # static files built and served by WhiteNoise, in front of the app
     for blueprint in (games.bp, rounds.bp, presets.bp, board.bp, sheet.bp, pwa.bp, language.bp, api.bp, api_presets.bp):
         app.register_blueprint(blueprint)
     app.register_blueprint(card.bp)  # the result card to share, /b/<token>/card.png

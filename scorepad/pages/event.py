@@ -19,7 +19,7 @@ from flask_babel import format_decimal, format_timedelta, get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from ..web.qr import qr_svg
+from ..render.qr import qr_svg
 from .common import zone_named
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ _SIZE = re.compile(rb'<svg([^>]*?) width="(\d+)" height="(\d+)"')
 
 
 def inline_qr(url: str) -> Markup:
-    """The QR code of ``url`` as inline SVG (:func:`scorepad.web.qr.qr_svg`), given a
+    """The QR code of ``url`` as inline SVG (:func:`scorepad.render.qr.qr_svg`), given a
     ``viewBox`` so that CSS sizes it without loss (a printed card's code in millimetres)."""
     svg = qr_svg(url)
     svg = _SIZE.sub(lambda m: b'<svg%s viewBox="0 0 %s %s"' % (m.group(1), m.group(2), m.group(3)), svg, count=1)

@@ -102,6 +102,20 @@ def clock() -> datetime:
     return now()
 
 
+def roll_back() -> None:
+    """End the session's transaction, storing nothing it did not commit: a write a caller
+    refuses after all (a limit's counts), or a read transaction ended before a long wait, so the
+    request's pooled connection goes back to the pool. What the request loaded stays usable
+    (expired: read again when next used)."""
+    db.session.rollback()
+
+
+def open_transaction() -> object | None:
+    """The session's transaction now (None when none is open): a caller compares it with a later
+    one to tell whether what it called ended the transaction (committed or rolled back)."""
+    return db.session().get_transaction()
+
+
 def lock_game(stored: StoredGame) -> None:
     """Start the write transaction of a change to ``stored`` and make it the only one.
 

@@ -32,7 +32,7 @@ def updated_stamp(token: str) -> str | None:
     """The ``updated_at`` of the game with view token ``token`` as the database driver
     returns it, in text (only compared, never parsed); None for an unknown token. One query
     by the token's digest (as every token: models.token_digest), run by :func:`stamp`. The
-    board's ETag (:func:`scorepad.views.board.live_etag`) is built on it."""
+    board's ETag (:func:`scorepad.web.live.live_etag`) is built on it."""
     return _stamp_text(_ETAG_QUERY, "game", token)
 
 

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 from flask import Blueprint, Response, abort, jsonify, request, send_from_directory, url_for
 
 from ..extensions import csrf
-from ..models import StoredClub, StoredGame, StoredRound
+from ..models import StoredGame, StoredRound
 from ..scoring import Game, ScoringError, export_game
 from ..scoring.trust import PROVISIONAL, shown_status
 from ..services import clubs, common, confirmation, games, rounds
@@ -19,29 +19,13 @@ from ..services.history import export_stored, history_export
 from ..services.rematch import start_rematch
 from ..web.device import creator
 from ..web.errors import error_response
-from ..web.json_input import request_json
+from ..web.json_input import body, created
 from ..web.limits import GAME_STARTS, limit
-from ..web.loaders import api_game, api_game_role, api_witness
-from .api_clubs import CLUB_TOKEN_NEEDED
+from ..web.loaders import CLUB_TOKEN_NEEDED, api_game, api_game_role, api_witness, club_of_request
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 T = TypeVar("T")
 csrf.exempt(bp)  # bearer tokens, not cookies, authorise the API
-
-
-def body() -> Any:
-    """The request's JSON body, or a 422 response naming the problem (see
-    :func:`scorepad.web.json_input.request_json`)."""
-    return request_json()
-
-
-def created(answer: dict[str, Any]) -> Response:
-    """201 Created with ``answer`` as JSON and the new game's or preset's API URL (its
-    ``links.api``) in the ``Location`` header."""
-    response = jsonify(answer)
-    response.status_code = 201
-    response.headers["Location"] = answer["links"]["api"]
-    return response
 
 
 def game_links(stored: StoredGame) -> dict[str, str]:
@@ -87,12 +71,6 @@ def create_game():
     except ClubRefused:
         return error_response(403, CLUB_TOKEN_NEEDED)
     return game_created(stored, game)
-
-
-def club_of_request() -> StoredClub | None:
-    """The club whose admin token the request carries as ``X-Club-Token`` (club-format.md: a
-    game or a night joins a club only with it), or None."""
-    return clubs.club_of_admin(request.headers.get("X-Club-Token"))
 
 
 def game_created(stored: StoredGame, game: Game, *, as_stored: bool = False) -> Response:

@@ -36,9 +36,6 @@ from ..web.loaders import bearer_token
 bp = Blueprint("api_clubs", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)  # bearer tokens, not cookies, authorise the API
 
-#: The answer to a game or night that names a club without its admin token (``X-Club-Token``).
-CLUB_TOKEN_NEEDED = "joining a club needs the club's admin token as 'X-Club-Token: <admin token>'"
-
 
 def api_club(public_id: str, write: bool) -> StoredClub:
     """The club if the bearer token is its admin or view token: 401 without a token, 404 for an

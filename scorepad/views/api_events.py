@@ -25,9 +25,7 @@ from ..web.device import creator
 from ..web.errors import error_response
 from ..web.json_input import request_json
 from ..web.limits import EVENT_STARTS, limit
-from ..web.loaders import bearer_token
-from .api import club_of_request
-from .api_clubs import CLUB_TOKEN_NEEDED
+from ..web.loaders import CLUB_TOKEN_NEEDED, bearer_token, club_of_request
 
 bp = Blueprint("api_events", __name__, url_prefix="/api/v1")
 #: The fields of an adjustment's body; any other is refused (422 at its name).

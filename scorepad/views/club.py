@@ -37,17 +37,16 @@ from ..pages.club import (
 )
 from ..pages.common import isolated_text
 from ..pages.event import inline_qr
+from ..render.charts import rating_svg, results_svg
 from ..scoring import ScoringError, parse_game
 from ..scoring.event import parse_event
+from ..security import image_policy
 from ..services import clubs, common, games, nights, presets
-from ..web.charts import rating_svg, results_svg
 from ..web.device import creator, device_id
 from ..web.downloads import send_download
 from ..web.limits import EVENT_STARTS, GAME_STARTS, limit
-from ..web.recent import CLUBS, remember
+from ..web.recent import CLUBS, remember, remember_game
 from ..web.trust import trust_of
-from .charts import image_policy
-from .games import remember as remember_game
 
 bp = Blueprint("club", __name__)
 

@@ -18,11 +18,11 @@ from flask_babel import gettext as _
 
 from ..models import StoredEvent
 from ..pages.night import night_date, night_page, results_csv, results_page
+from ..render.qr import qr_svg
 from ..services import nights
 from ..services.nights import EventState
 from ..web.downloads import send_download
-from ..web.qr import qr_svg
-from .board import POLL_SECONDS, cached_fragment, live_answer, live_request, no_cache, stamp_etag
+from ..web.live import POLL_SECONDS, cached_fragment, live_answer, live_request, no_cache, stamp_etag
 
 bp = Blueprint("night", __name__, url_prefix="/n")
 

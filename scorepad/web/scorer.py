@@ -1,0 +1,163 @@
+"""The scorer's game page: what it shows of the game, of the checking and of a finished game.
+
+Shared by the views that answer with the game page (:mod:`scorepad.views.games`, a rematch
+refused; :mod:`scorepad.views.rounds`, a save, an undo, a refusal). It gathers the stored game's
+parts from the services (the rounds' marks, a closed night, the witness's link) and arranges
+them with :func:`scorepad.pages.scorer.scorer_page`. The page's forms are the view's: it passes
+their classes (:class:`ScorerForms`), as web/ imports no form module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from flask import url_for
+from flask_babel import get_locale
+
+from ..models import StoredGame
+from ..pages.card import result_card, share_text
+from ..pages.confirm import CheckBox, RoundCheck, disputed_notes
+from ..pages.scorer import scorer_page, undone_part
+from ..scoring import Game
+from ..scoring.game import rematch_first_declarer
+from ..scoring.trust import checks_open, shown_status
+from ..services import common, confirmation, rounds
+from .live import stamp_etag
+from .trust import trust_of
+
+if TYPE_CHECKING:
+    from ..forms import ButtonForm, RoundForm
+
+
+@dataclass(frozen=True)
+class ScorerForms:
+    """The game page's form classes: ``button``, the undo button's (a CSRF token only), and
+    ``round``, the round form's (its contract set, when the page shows no form of its own)."""
+
+    button: type[ButtonForm]
+    round: type[RoundForm]
+
+
+#: Bumped when the scorer's disputed notes' markup changes, so browsers drop copies cached before.
+DISPUTED_VERSION = "1"
+
+SCORER_BLOCKS = ["game_live"]
+
+
+#: The session key of what an edit changed (pages.rounds.edit_summary), until the game page shows it once.
+CHANGED_KEY = "round_changed"
+
+
+def scorer_context(
+    stored: StoredGame,
+    token: str,
+    can_edit: bool,
+    forms: ScorerForms,
+    *,
+    form: RoundForm | None = None,
+    contract: str | None = None,
+    message: str | None = None,
+    saved: bool = False,
+    preview: dict[str, Any] | None = None,
+    feedback: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The game page's template variables: :func:`scorepad.pages.scorer.scorer_page` for the
+    stored game, with its forms (``forms``: their classes). ``saved``: a round was just recorded (the page then leads
+    with its points); ``preview``: the settlement preview of the form being entered (see
+    rounds.preview_of); ``message``: why a change was refused (with ``refusal``, its code);
+    ``feedback``: what the scorer just did (``action``: restored, undone or changed; see
+    views/rounds.py). ``undone``: the round an undo removed, offered to be put back.
+    ``night_closed``: the game is a table of a club night its director closed (no round form,
+    no undo, and a line saying so)."""
+    game = stored.to_game()
+    page = scorer_page(game, can_edit, contract)
+    page.update(
+        {
+            "stored": stored,
+            "token": token,
+            "can_edit": can_edit,
+            "message": message,
+            "saved": saved,
+            "undo_form": forms.button(),
+            "preview": preview,
+            "form": None,
+            "feedback": feedback or {},
+            "undone": undone_part(game, stored.undone) if can_edit else None,
+            "trust": trust_of(stored),  # the rounds' marks
+            # A table of a closed club night: shown, no longer scored (its writes answer 409).
+            "night_closed": bool(
+                can_edit and stored.event_id and common.night_closed(stored.event_id, for_write=False)
+            ),
+        }
+    )
+    if page["contract"] is not None:
+        page["form"] = form or forms.round(formdata=None, data={"contract": page["contract"]})
+    page["finished"] = finished_part(stored, page["game"]) if page["standings"].complete else None
+    page["witness"] = scorer_witness(stored, can_edit)  # the confirm QR box, the disputed notes
+    return page
+
+
+def finished_part(stored: StoredGame, game: Game) -> dict[str, Any]:
+    """What a finished game offers (templates/games/_finished.html): ``rematch_declarer``, the
+    seat that declares first if the table plays again (the engine's rule), and ``share``: the
+    result as text (:func:`scorepad.pages.card.share_text`), the board's link that goes with it
+    and the card image's URL in the page's language."""
+    card = result_card(game)
+    return {
+        "rematch_declarer": rematch_first_declarer(game.first_declarer),
+        "share": {
+            "title": card.title,
+            "text": share_text(card),
+            "url": url_for("board.show", token=stored.view_token, _external=True),
+            "card": url_for("card.image", token=stored.view_token, lang=str(get_locale())),
+            "filename": f"barbu-{game.date.isoformat() if game.date else 'result'}.png",
+        },
+    }
+
+
+def round_checks(stored: StoredGame, with_digests: bool = True) -> list[RoundCheck]:
+    """Each recorded round's status as shown (``confirmed`` throughout when checking is off),
+    note and digest (``""`` without ``with_digests``)."""
+    return [
+        RoundCheck(
+            shown_status(stored.confirmation, row.status),
+            row.note,
+            rounds.round_digest(row) if with_digests else "",
+        )
+        for row in stored.rounds
+    ]
+
+
+def scorer_witness(stored: StoredGame, can_edit: bool, with_box: bool = True) -> dict[str, Any]:
+    """What the scorer's page shows of the checking (templates/confirm/_disputed.html and
+    _scorer_box.html): ``disputed``, each disputed round's number and note
+    (:func:`scorepad.pages.confirm.disputed_notes`), and for the edit token, while checking is
+    not off, ``box`` (with ``with_box``): the confirm page's link and its QR code
+    (:class:`scorepad.pages.confirm.CheckBox`; None otherwise), and ``poll``: the URL the page
+    asks every ``poll_seconds`` for new disputes (:func:`disputed`), with its ``etag``."""
+    box = poll = etag = None
+    if can_edit and stored.edit_token and checks_open(stored.confirmation):
+        if with_box:
+            confirm_token = confirmation.confirm_token_of(stored, stored.edit_token)
+            box = CheckBox(url_for("confirm.show", token=confirm_token, _external=True))
+        language = str(get_locale())
+        poll = url_for("disputes.disputed", token=stored.edit_token, lang=language)
+        etag = disputed_etag(stored, language)
+    return {
+        "disputed": disputed_notes(round_checks(stored, with_digests=False)),
+        "box": box,
+        "poll": poll,
+        "poll_seconds": DISPUTED_POLL_SECONDS,
+        "etag": etag,
+    }
+
+
+#: How often the scorer's page asks for new disputes, in seconds.
+DISPUTED_POLL_SECONDS = 5
+
+
+def disputed_etag(stored: StoredGame, language: str) -> str:
+    """The validator of the scorer's disputed notes: the game's last change (a dispute moves
+    it) and the language."""
+    return stamp_etag(DISPUTED_VERSION, "disputed", str(stored.updated_at), language)
