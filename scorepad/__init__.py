@@ -60,7 +60,7 @@ def create_app(config=None) -> Flask:
     from .views import (  # noqa: PLC0415 (flaskr's pattern; see above)
         api,
         api_clubs,
-        api_events,
+        api_nights,
         api_presets,
         board,
         card,
@@ -84,7 +84,7 @@ def create_app(config=None) -> Flask:
     app.register_blueprint(card.bp)  # the result card to share, /b/<token>/card.png
     app.register_blueprint(charts.bp)  # issue 16: the running totals chart, /b/<token>/chart.svg and /chart
     # Club nights (issue 14): the API, the director's pages (/d/<token>) and the public ones (/n/<token>).
-    for blueprint in (api_events.bp, director.bp, night.bp):
+    for blueprint in (api_nights.bp, director.bp, night.bp):
         app.register_blueprint(blueprint)
     # Issue 15: the witness's page (/c/<confirm token>) and the game's record of changes (/h/<token>).
     for blueprint in (confirm.bp, confirm.scorer_bp, history.bp):

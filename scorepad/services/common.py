@@ -141,7 +141,7 @@ NIGHT_CLOSED = N_("the night is closed")
 def night_closed(event_id: int, *, for_write: bool = True) -> bool:
     """True when the club night ``event_id`` is closed. For a write (``for_write``) it is read
     inside the write's transaction ``FOR SHARE`` on PostgreSQL (SQLite's write lock serialises
-    the rest): a close in progress (:func:`scorepad.services.nights.close_event` writes the night's row)
+    the rest): a close in progress (:func:`scorepad.services.nights.close_night` writes the night's row)
     is waited for and then seen, and a close waits for a save that read the night open, so no
     round is stored on a night its director was told is closed. A page that only shows the
     night's state reads it plainly (``for_write=False``)."""

@@ -24,7 +24,7 @@ def stamp(query: Select, name: str, digest: str) -> tuple[str | None, ...] | Non
     the database allows (:func:`scorepad.database.read_row`): compiled by SQLAlchemy once per
     dialect, run on a pooled driver connection without the ORM session or a Core result (a
     third of the cost on SQLite), in one round trip on PostgreSQL. A game's board
-    (:func:`updated_stamp`) and a club night's (:func:`scorepad.services.nights.event_stamp`) are built on it."""
+    (:func:`updated_stamp`) and a club night's (:func:`scorepad.services.nights.night_stamp`) are built on it."""
     return database.read_row(query, name, digest)
 
 

@@ -61,8 +61,8 @@ def home(import_form: ImportGameForm | None = None, status: int = 200):
     keep_recent(tokens)  # seals a list a cookie from before kept in clear (else the cookie stays as it is)
     directed = [
         found[0]
-        for found in map(nights.find_event, recent_tokens(NIGHTS))
-        if found and found[1] == nights.EventRole.DIRECTOR
+        for found in map(nights.find_night, recent_tokens(NIGHTS))
+        if found and found[1] == nights.NightRole.DIRECTOR
     ]
     form = import_form or ImportGameForm()
     return (
