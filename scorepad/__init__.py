@@ -11,7 +11,7 @@ from .config import Config
 from .extensions import babel, compress, csrf, db, migrate
 from .i18n import LANGUAGE_NAMES, select_locale
 from .pages.common import isolate, number
-from .web import caching, errors, hosts, json_input
+from .web import assets, caching, errors, hosts, json_input
 
 # templates/ and static/ live at the repository root, next to the package.
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,7 +60,7 @@ def create_app(config=None) -> Flask:
     from .views import (  # noqa: PLC0415 (flaskr's pattern; see above)
         api,
         api_clubs,
-        api_events,
+        api_nights,
         api_presets,
         board,
         card,
@@ -78,12 +78,13 @@ def create_app(config=None) -> Flask:
         sheet,
     )
 
+    assets.init_app(app)  # static files built and served by WhiteNoise, in front of the app
     for blueprint in (games.bp, rounds.bp, presets.bp, board.bp, sheet.bp, pwa.bp, language.bp, api.bp, api_presets.bp):
         app.register_blueprint(blueprint)
     app.register_blueprint(card.bp)  # the result card to share, /b/<token>/card.png
     app.register_blueprint(charts.bp)  # issue 16: the running totals chart, /b/<token>/chart.svg and /chart
     # Club nights (issue 14): the API, the director's pages (/d/<token>) and the public ones (/n/<token>).
-    for blueprint in (api_events.bp, director.bp, night.bp):
+    for blueprint in (api_nights.bp, director.bp, night.bp):
         app.register_blueprint(blueprint)
     # Issue 15: the witness's page (/c/<confirm token>) and the game's record of changes (/h/<token>).
     for blueprint in (confirm.bp, confirm.scorer_bp, history.bp):

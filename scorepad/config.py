@@ -131,7 +131,7 @@ class Config:
     # own TRUSTED_HOSTS setting, which stays unset: see scorepad/web/hosts.py.)
     TRUSTED_HOST_NAMES = os.environ.get("TRUSTED_HOSTS", "")
 
-    # Compression of pages, fragments and JSON (Flask-Compress; static files: views/pwa.py).
+    # Compression of pages, fragments and JSON (Flask-Compress; static files: web/assets.py).
     # Brotli before zstd: on the game page's HTML, level 6 is ~14% smaller than zstd's
     # default level 3 and takes ~1 ms (bench/weight.py).
     COMPRESS_ALGORITHM = ["br", "zstd", "gzip", "deflate"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask import abort, current_app, request, session
-from flask_babel import gettext
+from flask_babel import format_number, gettext
 
 from . import labels
 from .scoring import ScoringError
@@ -96,3 +96,27 @@ def http_error_text(name: str, description: str) -> tuple[str, str]:
     return gettext(name) if name in HTTP_ERROR_TEXTS else name, gettext(
         description
     ) if description in HTTP_ERROR_TEXTS else description
+
+
+#: Past this, Babel's decimal arithmetic (28 significant digits) cannot group a number. Only a
+#: game or preset stored before the preset bounds (scoring.contracts.RANGES) reaches it.
+GROUPED_UP_TO = 10**18
+
+
+def number(value: int) -> str:
+    """Points or a count with the page language's digit grouping (1,234 · 1.234 · 1 234); the
+    templates' ``number`` filter. A number of :data:`GROUPED_UP_TO` or more (points of a game
+    stored before the bounds) is written in plain digits instead of failing. From 0 to 999 the
+    four languages write the plain digits, without asking Babel (a board shows about a hundred
+    numbers: Babel's formatting was a quarter of a board's render)."""
+    if 0 <= value < 1000:
+        return str(value)
+    return format_number(value) if abs(value) < GROUPED_UP_TO else str(value)
+
+
+def signed(points: int, plus: bool = False) -> str:
+    """Points with a true minus sign (U+2212) and the language's digit grouping, as the pages
+    show them: −6, 45, 0, 1,000 (German 1.000); with ``plus``, a plus before a positive: +45."""
+    if points < 0:
+        return f"−{number(-points)}"
+    return f"+{number(points)}" if plus and points > 0 else number(points)

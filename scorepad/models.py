@@ -91,7 +91,7 @@ class StoredGame(Model):
     # it; None for a game of its own. Its edit token is derived from the night's director token
     # (scorepad.services.nights.table_token).
     # Indexed with updated_at (ix_games_event_updated): a night's games, and their latest save
-    # read from the index alone (the event board's ETag, scorepad.services.nights.event_stamp).
+    # read from the index alone (the event board's ETag, scorepad.services.nights.night_stamp).
     event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id", ondelete="CASCADE"))
     # Whether a second phone checks the rounds (scoring.trust): off | optional | required.
     confirmation: Mapped[str] = mapped_column(String(10), default="optional", server_default="optional")
@@ -291,7 +291,7 @@ class StoredEvent(Model):
     table read-only (round writes and adjustments answer 409) until reopened.
     ``updated_at`` moves with every change to the night itself (an adjustment, a close, a
     reopen, a change of seating): with its games' ``updated_at`` it is the board's ETag
-    (:func:`scorepad.services.nights.event_stamp`)."""
+    (:func:`scorepad.services.nights.night_stamp`)."""
 
     __tablename__ = "events"
     __allow_unmapped__ = True  # the two held tokens below are plain attributes, not columns

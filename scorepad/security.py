@@ -19,6 +19,8 @@ of the logs, refused NUL characters, and who started a game (for the limits).
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Flask, Response, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from flask_babel import gettext as _
@@ -69,7 +71,7 @@ DOCUMENT_ONLY_HEADERS = ("Content-Security-Policy", "X-Frame-Options", "Referrer
 def _static_without_document_headers(response):
     """A static CSS, JS or PNG file needs ``nosniff`` but none of the headers that govern a
     document (policy, framing, referrer): leaving them out saves ~300 bytes a file."""
-    if request.endpoint == "static":  # Flask serves a static file only when WhiteNoise passes it on (pwa.StaticFiles)
+    if request.endpoint == "static":  # Flask serves a static file only when WhiteNoise passes it on (web/assets.py)
         for header in DOCUMENT_ONLY_HEADERS:
             response.headers.pop(header, None)
     return response
@@ -121,3 +123,18 @@ def init_app(app: Flask) -> None:
     app.session_interface = SessionInterface()
     app.before_request(_refuse_nul_characters)
     logs.init_app(app)
+
+
+#: The chart's own Content-Security-Policy, in place of the pages' (Flask-Talisman's per-view
+#: options, which its ``@talisman(...)`` decorator sets): an SVG document runs no script at all
+#: (``default-src 'none'``) and its colours are its inline ``<style>`` (opened on its own, the
+#: pages' ``style-src 'self'`` would refuse it; inside an ``<img>`` no policy of its own applies).
+IMAGE_POLICY = {"default-src": "'none'", "style-src": "'unsafe-inline'", "frame-ancestors": "'none'"}
+
+
+def image_policy(view: Any) -> Any:
+    """Give the view ``view`` (an SVG chart's) :data:`IMAGE_POLICY` as its Content-Security-Policy,
+    as Flask-Talisman's ``@talisman(content_security_policy=...)`` decorator does (the app keeps no
+    Talisman instance to decorate with). Also for the member page's charts."""
+    view.talisman_view_options = {"content_security_policy": IMAGE_POLICY}
+    return view

@@ -15,7 +15,7 @@ import pytest
 from fontTools.ttLib import TTFont
 from PIL import Image
 
-from scorepad.web.card_image import font_file
+from scorepad.render.card_image import font_file
 
 EXAMPLES = Path(__file__).parent / "data" / "examples"
 #: Complete; final [-112, 373, -102, -179] for Anne, Jörg, Piet, Zoë: Jörg 1st, Piet 2nd
@@ -25,7 +25,7 @@ FORTY = "Maximiliane Alexandra von Hohenzollern-S"  # 40 characters
 NAMES = ["Zoë", "Żaneta", FORTY, "מרים"]
 EVENING = datetime(2026, 12, 3, 19, 30, tzinfo=UTC)
 
-# The card's layout (scorepad/web/card_image.py): 1200 × 630, a green band on top, rows of
+# The card's layout (scorepad/render/card_image.py): 1200 × 630, a green band on top, rows of
 # 82 px from y = 240, the leader's row on a light green band; negative points in red.
 GREEN = (0x0B, 0x5D, 0x3B)
 LEADER = (0xDC, 0xEF, 0xE4)

@@ -1,6 +1,6 @@
 """Charts (issue 16): a game's running totals as an SVG image (/b/<view>/chart.svg,
 /g/<token>/chart.svg), the printable chart page (/b/<view>/chart), the image on the scorer page
-and the board, and the member page's rating and results charts (scorepad/web/charts.py).
+and the board, and the member page's rating and results charts (scorepad/render/charts.py).
 
 The running totals are worked out by hand from shared/barbu-rules.md (Tournament Barbu):
 - round 1, Anne declares No Queens, the rules' worked example: totals −12, +24, −12, −24
@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from scorepad.web.charts import rating_svg, results_svg, running_totals_svg
+from scorepad.render.charts import rating_svg, results_svg, running_totals_svg
 
 from .test_api import API, NEW_GAME, WORKED_NO_QUEENS, auth, create, post_round
 

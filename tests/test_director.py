@@ -199,7 +199,7 @@ def test_the_leaderboard_ranks_the_players_of_a_started_table(app, client):
     director = create_night(client)
     assert save_round(client, app, director, 1, 1).status_code == 201
     with app.app_context():
-        found = nights.find_event(director)
+        found = nights.find_night(director)
         assert found is not None
         seating = found[0].seating
     seats = seating[0]["tables"][0]["players"]
@@ -273,9 +273,9 @@ def test_a_closed_night_refuses_rounds_and_adjustments_until_reopened(app, clien
 def test_the_nights_view_token_does_not_open_the_directors_pages(app, client):
     director = create_night(client)
     with app.app_context():
-        found = nights.find_event(director)
+        found = nights.find_night(director)
         assert found is not None
-        view = nights.event_state(found[0], nights.EventRole.DIRECTOR).stored.view_token
+        view = nights.night_state(found[0], nights.NightRole.DIRECTOR).stored.view_token
     assert view and view != director
     for path in ("", "/seating", "/cards"):
         assert client.get(f"/d/{view}{path}").status_code == 403
@@ -356,7 +356,7 @@ def test_the_cards_page_has_one_qr_code_per_table_with_its_scorer_url(client):
 def test_each_card_has_the_confirm_pages_code_unless_confirmation_is_off(app, client, confirmation, codes):
     """The second code is the table's confirm page, /c/<the table's confirm token>, the token
     derived from the table's edit token ("confirm"); a night with confirmation off has none."""
-    from scorepad.pages.event import inline_qr  # noqa: PLC0415 (the page's own QR drawing, to compare)
+    from scorepad.pages.console import inline_qr  # noqa: PLC0415 (the page's own QR drawing, to compare)
     from scorepad.tokens import derive_token  # noqa: PLC0415
 
     director = create_night(client, confirmation=confirmation)
@@ -431,8 +431,8 @@ def confirm_round(client, app, director: str, session: int, table: int, number: 
 def stored_confirmations(app, director: str) -> set[str]:
     """The night's confirmation and every one of its tables' games'."""
     with app.app_context():
-        stored = nights.find_event(director)[0]
-        return {stored.confirmation} | {g.confirmation for g in nights.event_games(stored).values()}
+        stored = nights.find_night(director)[0]
+        return {stored.confirmation} | {g.confirmation for g in nights.night_games(stored).values()}
 
 
 def test_the_new_night_form_offers_the_confirmation_optional_by_default(client):
@@ -482,7 +482,7 @@ def test_the_console_of_a_required_night_lists_the_rounds_not_confirmed(app, cli
     # The leaderboard marks the players of both tables provisional (the seating is drawn: a
     # player may sit at both), and no one else.
     with app.app_context():
-        seating = nights.find_event(director)[0].seating
+        seating = nights.find_night(director)[0].seating
     expected = set(seating[0]["tables"][0]["players"]) | set(seating[1]["tables"][2]["players"])
     names = re.findall(r'<th scope="row"><bdi>([^<]*)</bdi> <span class="provisional"', html)
     assert sorted(names) == sorted(NAMES[p] for p in expected)

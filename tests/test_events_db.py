@@ -52,8 +52,8 @@ def night(night_app, client) -> dict:
 
 
 def held(night_app, night: dict, token: str):
-    """The night as :func:`nights.find_event` gives it for ``token`` (within an app context)."""
-    found = nights.find_event(token)
+    """The night as :func:`nights.find_night` gives it for ``token`` (within an app context)."""
+    found = nights.find_night(token)
     assert found is not None
     return found
 
@@ -72,18 +72,18 @@ def test_only_digests_of_the_nights_tokens_are_stored(night_app, night):
 def test_a_night_is_found_by_its_director_or_view_token_only(night_app, night):
     with night_app.app_context():
         stored, role = held(night_app, night, night["director_token"])
-        assert role == nights.EventRole.DIRECTOR
+        assert role == nights.NightRole.DIRECTOR
         assert (stored.director_token, stored.view_token) == (night["director_token"], night["view_token"])
         stored, role = held(night_app, night, night["view_token"])
-        assert role == nights.EventRole.VIEW
+        assert role == nights.NightRole.VIEW
         assert (stored.director_token, stored.view_token) == (None, night["view_token"])
         for other in ("", "x" * 32, night["director_token"][:-1], table(night, 1, 1)["edit_token"], "y" * 65):
-            assert nights.find_event(other) is None
-        assert nights.authorize_event(night["id"], night["view_token"])[1] == nights.EventRole.VIEW
-        assert nights.authorize_event(night["id"], "x" * 32) is None
-        assert nights.authorize_event(night["id"] + 1, night["director_token"]) is None
-        assert nights.authorize_event(2**31, night["director_token"]) is None  # beyond any id: not asked
-        assert nights.authorize_event(0, night["director_token"]) is None
+            assert nights.find_night(other) is None
+        assert nights.authorize_night(night["id"], night["view_token"])[1] == nights.NightRole.VIEW
+        assert nights.authorize_night(night["id"], "x" * 32) is None
+        assert nights.authorize_night(night["id"] + 1, night["director_token"]) is None
+        assert nights.authorize_night(2**31, night["director_token"]) is None  # beyond any id: not asked
+        assert nights.authorize_night(0, night["director_token"]) is None
 
 
 def test_the_tables_tokens_derive_from_the_nights(night_app, night):
@@ -103,9 +103,9 @@ def test_the_tables_tokens_derive_from_the_nights(night_app, night):
 
 def test_a_viewers_state_holds_no_edit_token(night_app, night):
     with night_app.app_context():
-        state = nights.event_state(*held(night_app, night, night["view_token"]))
+        state = nights.night_state(*held(night_app, night, night["view_token"]))
         assert all(t.edit_token is None and t.confirm_token is None for s in state.sessions for t in s.tables)
-        state = nights.event_state(*held(night_app, night, night["director_token"]))
+        state = nights.night_state(*held(night_app, night, night["director_token"]))
         assert all(t.edit_token for s in state.sessions for t in s.tables)
 
 
@@ -116,16 +116,16 @@ def test_the_stamp_moves_with_every_change_at_any_table_and_nowhere_else(night_a
     view = night["view_token"]
     director = {"Authorization": f"Bearer {night['director_token']}"}
     with night_app.app_context():
-        first = nights.event_stamp(view)
+        first = nights.night_stamp(view)
         assert first is not None
-        assert nights.event_stamp(view) == first  # nothing changed
-        assert nights.event_stamp(night["director_token"]) is None  # only the view token's digest is looked up
-        assert nights.event_stamp("x" * 32) is None
+        assert nights.night_stamp(view) == first  # nothing changed
+        assert nights.night_stamp(night["director_token"]) is None  # only the view token's digest is looked up
+        assert nights.night_stamp("x" * 32) is None
     stamps = [first]
 
     def changed() -> None:
         with night_app.app_context():
-            stamp = nights.event_stamp(view)
+            stamp = nights.night_stamp(view)
         assert stamp not in stamps
         stamps.append(stamp)
 
@@ -152,7 +152,7 @@ def test_the_stamp_moves_with_every_change_at_any_table_and_nowhere_else(night_a
     )
     assert own.status_code == 201
     with night_app.app_context():
-        assert nights.event_stamp(view) == stamps[-1]
+        assert nights.night_stamp(view) == stamps[-1]
 
 
 def test_a_save_committed_after_a_later_stamped_one_still_moves_the_stamp(night_app, client, night):
@@ -165,7 +165,7 @@ def test_a_save_committed_after_a_later_stamped_one_still_moves_the_stamp(night_
     view = night["view_token"]
     assert post_round(client, table(night, 1, 2), no_tricks([3, 4, 2, 4])).status_code == 201
     with night_app.app_context():
-        polled = nights.event_stamp(view)
+        polled = nights.night_stamp(view)
         second = db.session.get(StoredGame, table(night, 1, 2)["game_id"]).updated_at
     assert post_round(client, table(night, 1, 1), no_tricks([3, 4, 2, 4])).status_code == 201
     with night_app.app_context():
@@ -175,12 +175,12 @@ def test_a_save_committed_after_a_later_stamped_one_still_moves_the_stamp(night_
             .values(updated_at=second - timedelta(milliseconds=2))
         )
         db.session.commit()
-        assert nights.event_stamp(view) != polled  # a round more at table 1: the board must not answer 304
+        assert nights.night_stamp(view) != polled  # a round more at table 1: the board must not answer 304
 
 
 def test_the_stamp_is_one_query_on_the_indexes(night_app, night):
     with night_app.app_context():
-        nights.event_stamp(night["view_token"])
+        nights.night_stamp(night["view_token"])
         dialect = db.engine.dialect.name
         style = "numeric_dollar" if dialect == "postgresql" else "default"  # libpq's $1, or the driver's own
         sql, _order = database._STAMPS[("event", dialect, style)]  # compiled once, then reused
@@ -222,7 +222,7 @@ def test_a_save_waiting_behind_a_close_sees_the_night_closed(night_app, night):
 
     with night_app.app_context():
         stored = held(night_app, night, night["director_token"])[0]
-        nights._lock_event(stored)  # the close's transaction, before its commit
+        nights._lock_night(stored)  # the close's transaction, before its commit
         stored.closed = True
         saver = threading.Thread(target=save)
         saver.start()
@@ -255,12 +255,12 @@ def test_a_closed_nights_finished_table_is_not_played_again(night_app, client, n
 def test_closing_twice_and_reopening_twice_is_harmless(night_app, night):
     with night_app.app_context():
         stored = held(night_app, night, night["director_token"])[0]
-        nights.close_event(stored)
-        nights.close_event(stored)
+        nights.close_night(stored)
+        nights.close_night(stored)
         assert db.session.get(StoredEvent, night["id"]).closed is True
         assert stored.director_token == night["director_token"]  # still held after the commits
-        nights.reopen_event(stored)
-        nights.reopen_event(stored)
+        nights.reopen_night(stored)
+        nights.reopen_night(stored)
         assert db.session.get(StoredEvent, night["id"]).closed is False
 
 
@@ -308,7 +308,7 @@ def test_the_unconfirmed_rounds_of_a_night_are_one_query_in_table_order(night_ap
         # Round 3 of s2 T4 is disputed (set_status leaves no note).
         assert found == [(1, 3, (1, 2), ()), (2, 4, (1, 3), ((3, None),))]
         assert len(statements) == 1
-        state = nights.event_state(stored, nights.EventRole.DIRECTOR)
+        state = nights.night_state(stored, nights.NightRole.DIRECTOR)
         waiting = {(t.session, t.number): t.unconfirmed for s in state.sessions for t in s.tables if t.unconfirmed}
         assert waiting == {(1, 3): (1, 2), (2, 4): (1, 3)}
 
@@ -364,15 +364,15 @@ def test_the_unconfirmed_rounds_query_agrees_with_the_engines_provisional_rule(n
 def test_a_refused_close_changes_nothing(night_app, client, required):
     assert post_round(client, table(required, 1, 2), no_tricks([3, 4, 2, 4])).status_code == 201
     with night_app.app_context():
-        stamp = nights.event_stamp(required["view_token"])
+        stamp = nights.night_stamp(required["view_token"])
         stored = held(night_app, required, required["director_token"])[0]
         with pytest.raises(nights.Unconfirmed) as refused:
-            nights.close_event(stored)
+            nights.close_night(stored)
         assert refused.value.message == "rounds are not confirmed: session 1 table 2 round 1"
         assert refused.value.tables == ((1, 2, (1,), ()),)
         assert stored.director_token == required["director_token"]  # still held after the rollback
         assert db.session.get(StoredEvent, required["id"]).closed is False
-        assert nights.event_stamp(required["view_token"]) == stamp  # the board has nothing new to show
+        assert nights.night_stamp(required["view_token"]) == stamp  # the board has nothing new to show
         assert (
             db.session.scalar(select(func.count()).select_from(StoredHistory).where(StoredHistory.action == "close"))
             == 0
@@ -380,7 +380,7 @@ def test_a_refused_close_changes_nothing(night_app, client, required):
     set_status(night_app, table(required, 1, 2), 1, "confirmed")
     with night_app.app_context():
         stored = held(night_app, required, required["director_token"])[0]
-        nights.close_event(stored)
+        nights.close_night(stored)
         assert db.session.get(StoredEvent, required["id"]).closed is True
 
 
@@ -396,7 +396,7 @@ def test_a_close_waiting_behind_a_confirm_counts_it(night_app, client, required)
         with night_app.app_context():
             stored = held(night_app, required, required["director_token"])[0]
             try:
-                nights.close_event(stored)
+                nights.close_night(stored)
                 outcome["closed"] = True
             except common.Conflict as exc:
                 outcome["refused"] = exc.message
@@ -443,7 +443,7 @@ def test_a_swap_before_the_session_starts_moves_the_players_and_their_games(nigh
             nights.swap_players(stored, 2, 0, 1)
         assert db.session.get(StoredGame, table(night, 2, 1)["game_id"]).players == ["Lena", "Sara", "Anne", "Emma"]
         # Session 1 has no round yet: it may still change, unless the night is closed.
-        nights.close_event(stored)
+        nights.close_night(stored)
         with pytest.raises(common.Conflict):
             nights.swap_players(stored, 1, 0, 4)
 
@@ -460,7 +460,7 @@ def test_a_table_with_no_save_for_ten_minutes_stands_out(night_app, client, nigh
     for after, stale in ((timedelta(minutes=9, seconds=59), False), (timedelta(minutes=10), True)):
         night_app.config["CLOCK"] = lambda after=after: saved_at + after
         with night_app.app_context():
-            state = nights.event_state(*held(night_app, night, night["director_token"]))
+            state = nights.night_state(*held(night_app, night, night["director_token"]))
         tables = {(t.session, t.number): t for s in state.sessions for t in s.tables}
         assert tables[(1, 3)].stale is stale
         assert tables[(1, 3)].last_save == saved_at

@@ -11,7 +11,7 @@ from flask import url_for
 
 from scorepad import create_app
 from scorepad.config import TestConfig
-from scorepad.web.qr import qr_svg
+from scorepad.render.qr import qr_svg
 from tests.conftest import fresh_app
 from tests.test_api import NEW_GAME, game_count
 from tests.test_presets import editor_data

@@ -76,7 +76,7 @@ class Night:
 def create(app, **change) -> Night:
     """A night stored through the services, as the organiser's form and the API do."""
     with app.app_context():
-        stored = nights.create_event({**NIGHT, **change})
+        stored = nights.create_night({**NIGHT, **change})
         tables = {}
         for session in stored.seating:
             for t in session["tables"]:
@@ -99,7 +99,7 @@ def save(app, night, session, number, round_doc):
 def adjust(app, night, player, points, reason):
     """The director's adjustment."""
     with app.app_context():
-        stored, _ = nights.find_event(night.director_token)
+        stored, _ = nights.find_night(night.director_token)
         nights.add_adjustment(stored, player, points, reason)
         db.session.remove()
 
@@ -350,8 +350,8 @@ def test_the_qr_code_is_an_svg_of_the_boards_url(app, client):
 def test_a_closed_night_says_so_on_the_board_and_the_results(app, client):
     night = played(app)
     with app.app_context():
-        stored, _ = nights.find_event(night.director_token)
-        nights.close_event(stored)
+        stored, _ = nights.find_night(night.director_token)
+        nights.close_night(stored)
         db.session.remove()
     assert "The night is closed: final results" in text(client.get(f"/n/{night.view_token}").get_data(as_text=True))
     words = text(client.get(f"/n/{night.view_token}/results").get_data(as_text=True))
@@ -364,9 +364,9 @@ def test_a_304_costs_one_stamp_lookup_and_loads_no_night(app, client, monkeypatc
     url = f"/n/{night.view_token}/live?layout=screen&lang=en"
     etag = client.get(url).headers["ETag"]
     lookups = []
-    real_stamp = nights.event_stamp
-    monkeypatch.setattr(nights, "event_stamp", lambda token: lookups.append(token) or real_stamp(token))
-    monkeypatch.setattr(nights, "event_state", lambda *args: pytest.fail("the night was loaded on a 304"))
+    real_stamp = nights.night_stamp
+    monkeypatch.setattr(nights, "night_stamp", lambda token: lookups.append(token) or real_stamp(token))
+    monkeypatch.setattr(nights, "night_state", lambda *args: pytest.fail("the night was loaded on a 304"))
     statements = []  # what went through SQLAlchemy (the ORM session or Core), not the one driver-level lookup
     with app.app_context():
         engine = db.engine

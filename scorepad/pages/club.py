@@ -132,13 +132,13 @@ def member_figures(stats: MemberStats, rating: MemberRating, names: Mapping[str,
 
 
 def rating_points(rating: MemberRating, date_text: Callable[[date], str]) -> list[tuple[str, float, float]]:
-    """The rating chart's points (:func:`scorepad.web.charts.rating_svg`): per rated game,
+    """The rating chart's points (:func:`scorepad.render.charts.rating_svg`): per rated game,
     oldest first, its date as the page writes it (``date_text``), μ and the ordinal."""
     return [(date_text(point.date), point.mu, point.ordinal) for point in rating.history]
 
 
 def results_points(history: Sequence[MemberGame], date_text: Callable[[date], str]) -> list[tuple[str, int]]:
-    """The result-per-game chart's points (:func:`scorepad.web.charts.results_svg`): the
+    """The result-per-game chart's points (:func:`scorepad.render.charts.results_svg`): the
     latest :data:`LAST_GAMES` games, oldest first, each its date as the page writes it
     (``date_text``) and the member's final (points)."""
     return [(date_text(game.date), game.final) for game in game_rows(history)]

@@ -19,7 +19,7 @@ from markupsafe import Markup
 from ..scoring import Game
 from ..scoring.contracts import SEATS
 from .common import short_names
-from .event import inline_qr
+from .console import inline_qr
 from .rounds import settlement_of
 
 #: The statuses that wait for the witness (club-format.md "Trust"): a new or edited round is

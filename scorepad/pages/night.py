@@ -1,5 +1,5 @@
 """What a club night's public pages show (issue 14; club-format.md "Club night"): the event board
-(phone and TV), the printed results and their CSV, arranged from :class:`scorepad.services.nights.EventState`
+(phone and TV), the printed results and their CSV, arranged from :class:`scorepad.services.nights.NightState`
 (the engine's leaderboard and each table's standings). No rule is decided here: ranks, totals,
 places and the session that is on all come from the state."""
 
@@ -18,7 +18,7 @@ from .sheet import csv_cell
 
 if TYPE_CHECKING:
     from ..scoring.event import Entry
-    from ..services.nights import EventState, SessionState, TableState
+    from ..services.nights import NightState, SessionState, TableState
 
 #: The big screen lists at most this many leaderboard lines per column…
 SCREEN_ROWS = 14
@@ -55,7 +55,7 @@ def places_text(places: float) -> str:
     return format_decimal(places, format="#,##0.#")
 
 
-def night_date(state: EventState) -> date:
+def night_date(state: NightState) -> date:
     """The night's calendar date: its document's ``date`` (always set by the services, which
     default it to the day it was created)."""
     return state.stored.date
@@ -89,7 +89,7 @@ def session_line(session: SessionState) -> dict[str, Any]:
     }
 
 
-def night_page(state: EventState, layout: str) -> dict[str, Any]:
+def night_page(state: NightState, layout: str) -> dict[str, Any]:
     """The event board's template variables in ``layout`` (``board``: the phone, ``screen``:
     the TV): ``state``, ``title``, ``date``, ``names`` (the players), ``session_on`` (its
     number), ``sessions`` (the states), ``on`` (the session that is on), ``session_lines``
@@ -125,7 +125,7 @@ def table_standings(table: TableState) -> list[Seat]:
     return sorted(seats, key=lambda seat: -seat.final)
 
 
-def nights_of_players(state: EventState) -> dict[int, dict[int, Played]]:
+def nights_of_players(state: NightState) -> dict[int, dict[int, Played]]:
     """Each player's games that count (their table saved a round): player index → session
     number → :class:`Played` (a player who sat out a session, or whose table has not started, has
     no entry for it)."""
@@ -139,7 +139,7 @@ def nights_of_players(state: EventState) -> dict[int, dict[int, Played]]:
     return played
 
 
-def results_page(state: EventState) -> dict[str, Any]:
+def results_page(state: NightState) -> dict[str, Any]:
     """The printed results' template variables: ``state``, ``title``, ``date``, ``names``,
     ``leaderboard``, ``provisional``, ``sessions`` (the states), ``games`` (each player's
     games, :func:`nights_of_players`), ``adjustments`` (the stored ones, in the order made),
@@ -162,7 +162,7 @@ def results_page(state: EventState) -> dict[str, Any]:
     }
 
 
-def results_csv(state: EventState) -> str:
+def results_csv(state: NightState) -> str:
     """The night's results as CSV text: a header row — ``rank``, ``name``, ``games``,
     ``total``, ``places``, ``adjustment``, ``provisional``, then ``session 1`` … ``session n`` —
     and one row per player in leaderboard order: the entry's values (``rank`` empty for a player

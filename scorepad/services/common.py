@@ -111,6 +111,20 @@ def clock() -> datetime:
     return now()
 
 
+def roll_back() -> None:
+    """End the session's transaction, storing nothing it did not commit: a write a caller
+    refuses after all (a limit's counts), or a read transaction ended before a long wait, so the
+    request's pooled connection goes back to the pool. What the request loaded stays usable
+    (expired: read again when next used)."""
+    db.session.rollback()
+
+
+def open_transaction() -> object | None:
+    """The session's transaction now (None when none is open): a caller compares it with a later
+    one to tell whether what it called ended the transaction (committed or rolled back)."""
+    return db.session().get_transaction()
+
+
 def lock_game(stored: StoredGame) -> None:
     """Start the write transaction of a change to ``stored`` and make it the only one.
 
@@ -136,7 +150,7 @@ NIGHT_CLOSED = N_("the night is closed")
 def night_closed(event_id: int, *, for_write: bool = True) -> bool:
     """True when the club night ``event_id`` is closed. For a write (``for_write``) it is read
     inside the write's transaction ``FOR SHARE`` on PostgreSQL (SQLite's write lock serialises
-    the rest): a close in progress (:func:`scorepad.services.nights.close_event` writes the night's row)
+    the rest): a close in progress (:func:`scorepad.services.nights.close_night` writes the night's row)
     is waited for and then seen, and a close waits for a save that read the night open, so no
     round is stored on a night its director was told is closed. A page that only shows the
     night's state reads it plainly (``for_write=False``)."""

@@ -67,8 +67,8 @@ from .common import Conflict, NightClosed
 __all__ = [
     "CLOSED",
     "EVENT_FORMAT",
-    "EventRole",
-    "EventState",
+    "NightRole",
+    "NightState",
     "SessionState",
     "StoredAdjustment",
     "StoredEvent",
@@ -76,14 +76,14 @@ __all__ = [
     "Unconfirmed",
     "UnconfirmedTable",
     "add_adjustment",
-    "authorize_event",
-    "close_event",
-    "create_event",
-    "event_export",
-    "event_stamp",
-    "event_state",
-    "find_event",
-    "reopen_event",
+    "authorize_night",
+    "close_night",
+    "create_night",
+    "night_export",
+    "night_stamp",
+    "night_state",
+    "find_night",
+    "reopen_night",
     "swap_players",
     "table_token",
     "unconfirmed_message",
@@ -99,7 +99,7 @@ MAX_REASON = 200  # characters of an adjustment's reason
 MAX_ADJUSTMENT = 100_000  # points, either way: far beyond any game's total, well inside an INTEGER
 
 
-class EventRole:
+class NightRole:
     """Who reads a night: its director (director token: everything, tokens included) or a
     viewer (the night's view token: the board, the results; no edit, confirm or director token)."""
 
@@ -124,7 +124,7 @@ def _hold(stored: StoredEvent, token: str, director: bool) -> tuple[StoredEvent,
     """``stored`` holding its reader's tokens, with the reader's role."""
     stored.director_token = token if director else None
     stored.view_token = derive_token(token, VIEW) if director else token
-    return stored, EventRole.DIRECTOR if director else EventRole.VIEW
+    return stored, NightRole.DIRECTOR if director else NightRole.VIEW
 
 
 # -- creating a night ---------------------------------------------------------------------------
@@ -170,7 +170,7 @@ def night_random() -> random.Random:
     return make()
 
 
-def create_event(
+def create_night(
     document: Any,
     *,
     creator_device: str | None = None,
@@ -265,16 +265,16 @@ def _add_table(
 _DIGESTS = (StoredEvent.director_digest, StoredEvent.view_digest)
 
 
-def find_event(token: str) -> tuple[StoredEvent, str] | None:
+def find_night(token: str) -> tuple[StoredEvent, str] | None:
     """The night whose director or view token is ``token`` and the reader's role
-    (:class:`EventRole`), or None; looked up by the token's digest (compared again in
+    (:class:`NightRole`), or None; looked up by the token's digest (compared again in
     constant time), as games are (:func:`scorepad.services.games.find_by_token`). The night
     holds the reader's tokens."""
     found = common.find_by_digest(StoredEvent, token, _DIGESTS)
     return _hold(found[0], token, found[1] == 0) if found is not None else None
 
 
-def authorize_event(event_id: int, token: str) -> tuple[StoredEvent, str] | None:
+def authorize_night(event_id: int, token: str) -> tuple[StoredEvent, str] | None:
     """The night ``event_id`` if ``token`` is its director or view token (digest compared in
     constant time), with the reader's role; None for an unknown night or another token (an
     id beyond any id column is not asked for)."""
@@ -331,7 +331,7 @@ class SessionState:
 
 
 @dataclass(frozen=True)
-class EventState:
+class NightState:
     """A night as its reader (``role``) sees it: the stored row (holding the reader's tokens),
     its spec, sessions, the leaderboard (club-format.md "Leaderboard"), the adjustments,
     ``closed`` and the session the board shows as on (1-based)."""
@@ -361,7 +361,7 @@ def event_spec(stored: StoredEvent) -> EventSpec:
     )
 
 
-def event_games(stored: StoredEvent) -> dict[tuple[int, int], StoredGame]:
+def night_games(stored: StoredEvent) -> dict[tuple[int, int], StoredGame]:
     """The night's games, without their rounds (one query), by (session, table)."""
     games = db.session.scalars(select(StoredGame).where(StoredGame.event_id == stored.id))
     return {(g.session_number or 0, g.table_number or 0): g for g in games}
@@ -457,7 +457,7 @@ _STANDINGS_LOCK = threading.Lock()
 
 def table_standings(games: Sequence[StoredGame]) -> dict[int, Standings]:
     """The engine's standings (:func:`~scorepad.scoring.score`) of each of ``games`` (a night's
-    games as :func:`event_games` loads them), by game id: from :data:`_STANDINGS` when the
+    games as :func:`night_games` loads them), by game id: from :data:`_STANDINGS` when the
     game has not changed since it was scored, else read with its rounds (one query for all
     the changed games) and scored again."""
     database = str(db.engine.url)
@@ -475,9 +475,9 @@ def table_standings(games: Sequence[StoredGame]) -> dict[int, Standings]:
     return known
 
 
-def event_state(stored: StoredEvent, role: str) -> EventState:
+def night_state(stored: StoredEvent, role: str) -> NightState:
     """The night as it stands for ``role`` (``stored`` holds that reader's tokens, as
-    :func:`find_event` returns it): every table scored by the engine
+    :func:`find_night` returns it): every table scored by the engine
     (:func:`~scorepad.scoring.score`), the leaderboard
     (:func:`~scorepad.scoring.event.leaderboard`: games in progress count as they stand),
     the adjustments and the session on. When the night requires confirmation, each table's
@@ -487,13 +487,13 @@ def event_state(stored: StoredEvent, role: str) -> EventState:
     :func:`table_standings`), its unconfirmed rounds (one query, when required) and
     adjustments."""
     spec = event_spec(stored)
-    games = event_games(stored)
+    games = night_games(stored)
     scored = table_standings(list(games.values()))
     unconfirmed = (
         {(t.session, t.table): t for t in unconfirmed_tables(stored)} if spec.confirmation == "required" else {}
     )
     now = common.clock()
-    director = role == EventRole.DIRECTOR and stored.director_token is not None
+    director = role == NightRole.DIRECTOR and stored.director_token is not None
     view = stored.view_token or ""
     sessions: list[SessionState] = []
     results: list[TableResult] = []
@@ -552,7 +552,7 @@ def event_state(stored: StoredEvent, role: str) -> EventState:
         spec.ranking,
     )
     progress = [(s.number, sum(t.rounds_played for t in s.tables), s.complete) for s in sessions]
-    return EventState(
+    return NightState(
         stored=stored,
         role=role,
         spec=spec,
@@ -564,18 +564,18 @@ def event_state(stored: StoredEvent, role: str) -> EventState:
     )
 
 
-def _links(state: EventState) -> dict[str, str]:
+def _links(state: NightState) -> dict[str, str]:
     """The night's absolute URLs: ``api``, ``board``, ``results``, ``csv``, and for the
     director ``director`` and ``cards`` (pages whose URL carries the director token)."""
     stored = state.stored
     view = stored.view_token
     links = {
-        "api": url_for("api_events.event", event_id=stored.id, _external=True),
+        "api": url_for("api_nights.event", event_id=stored.id, _external=True),
         "board": url_for("night.board", token=view, _external=True),
         "results": url_for("night.results", token=view, _external=True),
         "csv": url_for("night.csv", token=view, _external=True),
     }
-    if state.role == EventRole.DIRECTOR and stored.director_token:
+    if state.role == NightRole.DIRECTOR and stored.director_token:
         links["director"] = url_for("director.page", token=stored.director_token, _external=True)
         links["cards"] = url_for("director.cards", token=stored.director_token, _external=True)
     return links
@@ -621,7 +621,7 @@ def entry_export(entry: Entry) -> dict[str, Any]:
     return doc
 
 
-def event_export(state: EventState) -> dict[str, Any]:
+def night_export(state: NightState) -> dict[str, Any]:
     """The night as the API answers it (``GET /api/v1/events/<id>``; the 201 of its creation
     is the director's): ``id``, ``format``, ``title``, ``date``, ``timezone``, ``preset``
     (the object), ``ranking``, ``confirmation``, ``players``, ``closed``, ``session_on``, ``view_token``,
@@ -636,7 +636,7 @@ def event_export(state: EventState) -> dict[str, Any]:
     answers to the creator or the director)."""
     stored = state.stored
     doc: dict[str, Any] = {"id": stored.id}
-    if state.role == EventRole.DIRECTOR and stored.director_token:
+    if state.role == NightRole.DIRECTOR and stored.director_token:
         doc["director_token"] = stored.director_token
     doc.update(
         {
@@ -682,7 +682,7 @@ def event_export(state: EventState) -> dict[str, Any]:
 # -- the director's changes -----------------------------------------------------------------------
 
 
-def _lock_event(stored: StoredEvent) -> None:
+def _lock_night(stored: StoredEvent) -> None:
     """Start the write transaction of a change to the night and make it the only one: the
     first statement writes its row (``updated_at``, which the board's ETag reads), so
     PostgreSQL holds the row's lock and SQLite its write lock until the commit. A round's save
@@ -718,7 +718,7 @@ def add_adjustment(stored: StoredEvent, player: Any, points: Any, reason: Any) -
         too_long_message=N_("the reason is longer than %(limit)d characters"),
         empty_message=N_("give the adjustment’s reason"),
     )
-    _lock_event(stored)
+    _lock_night(stored)
     if stored.closed:
         db.session.rollback()
         raise NightClosed
@@ -732,7 +732,7 @@ def _set_closed(stored: StoredEvent, closed: bool) -> None:
     """Close or reopen the night; when that changes it, every table's history gets a ``close``
     or ``reopen`` entry (by the director; in the same transaction)."""
     tokens = stored.director_token, stored.view_token
-    _lock_event(stored)
+    _lock_night(stored)
     if stored.closed != closed:
         now = common.clock()
         for game in db.session.scalars(select(StoredGame).where(StoredGame.event_id == stored.id)):
@@ -742,7 +742,7 @@ def _set_closed(stored: StoredEvent, closed: bool) -> None:
     stored.director_token, stored.view_token = tokens
 
 
-def close_event(stored: StoredEvent) -> None:
+def close_night(stored: StoredEvent) -> None:
     """Close the night: every table read-only (a round write or an adjustment is then a
     :class:`~scorepad.services.common.Conflict`, "the night is closed"). Idempotent; moves the
     night's ``updated_at`` (the board's ETag). When the night requires confirmation and a
@@ -751,7 +751,7 @@ def close_event(stored: StoredEvent) -> None:
     table (which reads the night ``FOR SHARE``) is counted once it commits."""
     if stored.confirmation == "required" and not stored.closed:
         tokens = stored.director_token, stored.view_token
-        _lock_event(stored)
+        _lock_night(stored)
         waiting = unconfirmed_tables(stored)
         if waiting:
             db.session.rollback()
@@ -760,8 +760,8 @@ def close_event(stored: StoredEvent) -> None:
     _set_closed(stored, True)
 
 
-def reopen_event(stored: StoredEvent) -> None:
-    """Undo :func:`close_event`. Idempotent; moves the night's ``updated_at``."""
+def reopen_night(stored: StoredEvent) -> None:
+    """Undo :func:`close_night`. Idempotent; moves the night's ``updated_at``."""
     _set_closed(stored, False)
 
 
@@ -801,7 +801,7 @@ _STAMP_QUERY = select(
 ).where(StoredEvent.view_digest == bindparam("digest"))
 
 
-def event_stamp(view_token: str) -> str | None:
+def night_stamp(view_token: str) -> str | None:
     """The night's ETag source for its board: the night's ``updated_at``, the latest
     ``updated_at`` of its games and their sum (:data:`_STAMP_QUERY`), as the database driver
     returns them, in text (only compared, never parsed); None for an unknown view token. One
@@ -834,11 +834,11 @@ def swap_players(stored: StoredEvent, session: int, a: int, b: int) -> None:
         .where(StoredGame.event_id == stored.id, StoredGame.session_number == session)
         .values(updated_at=utcnow())
     )
-    _lock_event(stored)
+    _lock_night(stored)
     try:
         if stored.closed:
             raise NightClosed
-        games = event_games(stored)
+        games = night_games(stored)
         if any(games[(session, t.number)].rounds for t in seating[session - 1].tables):
             raise Conflict(N_("session %(n)d has started: its seating can no longer change"), n=session)
     except Conflict:

@@ -24,7 +24,7 @@ def stamp(query: Select, name: str, digest: str) -> tuple[str | None, ...] | Non
     the database allows (:func:`scorepad.database.read_row`): compiled by SQLAlchemy once per
     dialect, run on a pooled driver connection without the ORM session or a Core result (a
     third of the cost on SQLite), in one round trip on PostgreSQL. A game's board
-    (:func:`updated_stamp`) and a club night's (:func:`scorepad.services.nights.event_stamp`) are built on it."""
+    (:func:`updated_stamp`) and a club night's (:func:`scorepad.services.nights.night_stamp`) are built on it."""
     return database.read_row(query, name, digest)
 
 
@@ -32,7 +32,7 @@ def updated_stamp(token: str) -> str | None:
     """The ``updated_at`` of the game with view token ``token`` as the database driver
     returns it, in text (only compared, never parsed); None for an unknown token. One query
     by the token's digest (as every token: models.token_digest), run by :func:`stamp`. The
-    board's ETag (:func:`scorepad.views.board.live_etag`) is built on it."""
+    board's ETag (:func:`scorepad.web.live.live_etag`) is built on it."""
     return _stamp_text(_ETAG_QUERY, "game", token)
 
 

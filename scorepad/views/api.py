@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from flask import Blueprint, Response, abort, jsonify, request, send_from_directory, url_for
 
 from ..extensions import csrf
-from ..models import StoredClub, StoredGame, StoredRound
+from ..models import StoredGame, StoredRound
 from ..scoring import Game, export_game
 from ..scoring.trust import PROVISIONAL, shown_status
 from ..services import clubs, confirmation, games, rounds
@@ -17,29 +17,14 @@ from ..services.history import export_stored, history_export
 from ..services.rematch import start_rematch
 from ..web.device import creator
 from ..web.errors import error_response, json_errors
-from ..web.json_input import request_json
+from ..web.json_input import body, created
 from ..web.limits import GAME_STARTS, limit
-from ..web.loaders import api_game, api_game_role, api_witness
+from ..web.loaders import api_game, api_game_role, api_witness, club_of_request
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 T = TypeVar("T")
 csrf.exempt(bp)  # bearer tokens, not cookies, authorise the API
 json_errors(bp)
-
-
-def body() -> Any:
-    """The request's JSON body, or a 422 response naming the problem (see
-    :func:`scorepad.web.json_input.request_json`)."""
-    return request_json()
-
-
-def created(answer: dict[str, Any]) -> Response:
-    """201 Created with ``answer`` as JSON and the new game's or preset's API URL (its
-    ``links.api``) in the ``Location`` header."""
-    response = jsonify(answer)
-    response.status_code = 201
-    response.headers["Location"] = answer["links"]["api"]
-    return response
 
 
 def game_links(stored: StoredGame) -> dict[str, str]:
@@ -80,12 +65,6 @@ def create_game():
     """Create (or import) a game from a game document → 201 with id, tokens and links."""
     stored, game = games.create_game(body(), **creator(), club=club_of_request())
     return game_created(stored, game)
-
-
-def club_of_request() -> StoredClub | None:
-    """The club whose admin token the request carries as ``X-Club-Token`` (club-format.md: a
-    game or a night joins a club only with it), or None."""
-    return clubs.club_of_admin(request.headers.get("X-Club-Token"))
 
 
 def game_created(stored: StoredGame, game: Game, *, as_stored: bool = False) -> Response:

@@ -19,9 +19,9 @@ from ..scoring import BUILTIN, Preset, preset_to_dict
 from ..services.presets import create_preset, delete_preset, update_preset
 from ..web.device import address_key
 from ..web.errors import json_errors
+from ..web.json_input import body, created
 from ..web.limits import PRESET_SAVES, limit
 from ..web.loaders import api_preset_to_write, preset_to_read
-from .api import body, created
 
 bp = Blueprint("api_presets", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)  # bearer tokens, not cookies, authorise the API

@@ -1,9 +1,9 @@
 """The result card: ``/b/<view token>/card.png``, a PNG of the game's standings
-(:mod:`scorepad.web.card_image`) that the Share button sends with the result and the API
+(:mod:`scorepad.render.card_image`) that the Share button sends with the result and the API
 links as ``links.card``.
 
 It is cached as the live board is: an ETag built from the game's ``updated_at`` and the
-language (:func:`scorepad.views.board.live_etag`, one indexed lookup), ``Cache-Control:
+language (:func:`scorepad.web.live.live_etag`, one indexed lookup), ``Cache-Control:
 no-cache``, so a card asked for again while the game has not changed is a 304; a card drawn
 once is kept in this process by its ETag (the 100 ms or so of drawing is done once per state
 and language, not once per phone).
@@ -19,9 +19,9 @@ from flask_babel import force_locale
 
 from ..i18n import asked_language
 from ..pages.card import result_card
-from ..web.card_image import render_card
+from ..render.card_image import render_card
+from ..web.live import live_etag, revalidate
 from ..web.loaders import any_game, game_to_view
-from .board import live_etag, revalidate
 
 bp = Blueprint("card", __name__, url_prefix="/b")
 

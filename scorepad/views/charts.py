@@ -2,9 +2,9 @@
 ``/g/<token>/chart.svg`` (the scorer page, edit or view token) and the printable page
 ``/b/<view token>/chart`` (the chart large, with the same numbers in a table).
 
-The SVG (:func:`scorepad.web.charts.running_totals_svg`) is cached as the board's live fragment
+The SVG (:func:`scorepad.render.charts.running_totals_svg`) is cached as the board's live fragment
 and the result card are: an ETag from the game's ``updated_at`` and the language
-(:func:`scorepad.views.board.live_etag` for the view token: one indexed lookup, the game is
+(:func:`scorepad.web.live.live_etag` for the view token: one indexed lookup, the game is
 neither loaded nor scored), ``Cache-Control: no-cache``, so a chart asked for again while the game
 has not changed is a 304; a chart drawn once is kept in this process by its ETag. The pages put
 :func:`chart_src` in the image's address, a digest of what the chart shows, so that the board's
@@ -25,10 +25,11 @@ from flask_babel import gettext as _
 
 from ..i18n import asked_language
 from ..models import StoredGame
+from ..render.charts import running_totals_svg
 from ..scoring.game import RoundResult, score
-from ..web.charts import running_totals_svg
+from ..security import image_policy
+from ..web.live import live_etag, revalidate, stamp_etag
 from ..web.loaders import any_game, game_to_view
-from .board import live_etag, revalidate, stamp_etag
 
 bp = Blueprint("charts", __name__)
 
@@ -37,20 +38,6 @@ CHART_VERSION = "chart1"
 #: Drawn charts by ETag (about 15 KB each, 3 KB compressed), least recently used out first.
 _CHARTS: LRUCache = LRUCache(maxsize=128)
 _CHARTS_LOCK = threading.Lock()
-
-#: The chart's own Content-Security-Policy, in place of the pages' (Flask-Talisman's per-view
-#: options, which its ``@talisman(...)`` decorator sets): an SVG document runs no script at all
-#: (``default-src 'none'``) and its colours are its inline ``<style>`` (opened on its own, the
-#: pages' ``style-src 'self'`` would refuse it; inside an ``<img>`` no policy of its own applies).
-IMAGE_POLICY = {"default-src": "'none'", "style-src": "'unsafe-inline'", "frame-ancestors": "'none'"}
-
-
-def image_policy(view: Any) -> Any:
-    """Give the view ``view`` (an SVG chart's) :data:`IMAGE_POLICY` as its Content-Security-Policy,
-    as Flask-Talisman's ``@talisman(content_security_policy=...)`` decorator does (the app keeps no
-    Talisman instance to decorate with). Also for the member page's charts."""
-    view.talisman_view_options = {"content_security_policy": IMAGE_POLICY}
-    return view
 
 
 def running_svg(stored: StoredGame) -> bytes:

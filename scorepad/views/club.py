@@ -37,18 +37,17 @@ from ..pages.club import (
     results_points,
 )
 from ..pages.common import isolated_text
-from ..pages.event import inline_qr
+from ..pages.console import inline_qr
+from ..render.charts import rating_svg, results_svg
 from ..scoring import ScoringError, parse_game
 from ..scoring.event import parse_event
+from ..security import image_policy
 from ..services import clubs, common, games, nights, presets
-from ..web.charts import rating_svg, results_svg
 from ..web.device import creator, device_id
 from ..web.downloads import send_download
 from ..web.limits import EVENT_STARTS, GAME_STARTS, limit
-from ..web.recent import CLUBS, remember
+from ..web.recent import CLUBS, remember, remember_game
 from ..web.trust import trust_of
-from .charts import image_policy
-from .games import remember as remember_game
 
 bp = Blueprint("club", __name__)
 
@@ -377,7 +376,7 @@ def night_form(club: clubs.StoredClub, token: str, form: ClubNightForm, status: 
         form.date.data = form.date.data or today
     extras = form_extras(club, token, "club.new_night")
     context = {"form": form, "today": today, "count": len(form.names()), "members": form.members, **extras}
-    return render_template("events/new.html", **context), status
+    return render_template("director/new.html", **context), status
 
 
 def at_limit(message: str, check: Any, answer: Any) -> Any:
@@ -456,7 +455,7 @@ def new_night(token: str):
     form = new_night_form(club, token)
     if form.validate_on_submit():
         try:
-            stored = nights.create_event(for_the_club(club, form.to_document(), parse_night), club=club, **creator())
+            stored = nights.create_night(for_the_club(club, form.to_document(), parse_night), club=club, **creator())
         except ScoringError as exc:
             form.add_engine_error(exc.path, error_text(exc))
         else:

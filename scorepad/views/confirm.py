@@ -24,13 +24,14 @@ from werkzeug.wrappers import Response as BaseResponse
 from ..forms.confirmation import ConfirmForm, DisputeForm
 from ..i18n import engine_text, error_text
 from ..models import StoredGame
-from ..pages.confirm import CheckBox, RoundCheck, disputed_notes, witness_page
+from ..pages.confirm import witness_page
 from ..scoring import ScoringError
-from ..scoring.trust import MAX_NOTE, checks_open, shown_status
+from ..scoring.trust import MAX_NOTE, checks_open
 from ..services import common, confirmation, games, rounds, stamps
 from ..web import htmx
+from ..web.live import POLL_SECONDS, live_answer, live_request, stamp_etag
 from ..web.loaders import game_to_edit
-from .board import POLL_SECONDS, live_answer, live_request, stamp_etag
+from ..web.scorer import disputed_etag, round_checks, scorer_witness
 
 bp = Blueprint("confirm", __name__, url_prefix="/c")
 #: The scorer's side of the checking: their page's disputed notes, asked for again (``/g/<edit token>/disputed``).
@@ -70,19 +71,6 @@ def live_etag(token: str, language: str) -> str | None:
     if found is None:
         return None
     return stamp_etag(FRAGMENT_VERSION, token, found, language)
-
-
-def round_checks(stored: StoredGame, with_digests: bool = True) -> list[RoundCheck]:
-    """Each recorded round's status as shown (``confirmed`` throughout when checking is off),
-    note and digest (``""`` without ``with_digests``)."""
-    return [
-        RoundCheck(
-            shown_status(stored.confirmation, row.status),
-            row.note,
-            rounds.round_digest(row) if with_digests else "",
-        )
-        for row in stored.rounds
-    ]
 
 
 def witness_context(stored: StoredGame, token: str, **extra: Any) -> dict[str, Any]:
@@ -211,44 +199,6 @@ def dispute(token: str, number: int):
 
 
 # -- on the scorer's page -------------------------------------------------------------------------
-
-
-def scorer_witness(
-    stored: StoredGame, can_edit: bool, with_box: bool = True, confirm_token: str | None = None
-) -> dict[str, Any]:
-    """What the scorer's page shows of the checking (templates/confirm/_disputed.html and
-    _scorer_box.html): ``disputed``, each disputed round's number and note
-    (:func:`scorepad.pages.confirm.disputed_notes`), and for the edit token, while checking is
-    not off, ``box`` (with ``with_box``): the confirm page's link and its QR code
-    (:class:`scorepad.pages.confirm.CheckBox`; None otherwise), and ``poll``: the URL the page
-    asks every ``poll_seconds`` for new disputes (:func:`disputed`), with its ``etag``.
-    ``confirm_token``: the game's, when the caller read it already
-    (:class:`scorepad.services.scorer.ScorerState`)."""
-    box = poll = etag = None
-    if can_edit and stored.edit_token and checks_open(stored.confirmation):
-        if with_box:
-            confirm_token = confirm_token or confirmation.confirm_token_of(stored, stored.edit_token)
-            box = CheckBox(url_for("confirm.show", token=confirm_token, _external=True))
-        language = str(get_locale())
-        poll = url_for("disputes.disputed", token=stored.edit_token, lang=language)
-        etag = disputed_etag(stored, language)
-    return {
-        "disputed": disputed_notes(round_checks(stored, with_digests=False)),
-        "box": box,
-        "poll": poll,
-        "poll_seconds": DISPUTED_POLL_SECONDS,
-        "etag": etag,
-    }
-
-
-#: How often the scorer's page asks for new disputes, in seconds.
-DISPUTED_POLL_SECONDS = 5
-
-
-def disputed_etag(stored: StoredGame, language: str) -> str:
-    """The validator of the scorer's disputed notes: the game's last change (a dispute moves
-    it) and the language."""
-    return stamp_etag(FRAGMENT_VERSION, "disputed", str(stored.updated_at), language)
 
 
 @scorer_bp.get("/<token>/disputed")

@@ -4,7 +4,7 @@ and the director's console, at URLs carrying the director token (``/d/<token>``)
 
 Thin views: the forms collect (scorepad/forms/nights.py), :mod:`scorepad.services.nights` stores and
 computes (the engine decides the seating, the leaderboard and which tables stand out),
-:mod:`scorepad.pages.event` arranges, the templates (templates/events/) show.
+:mod:`scorepad.pages.console` arranges, the templates (templates/director/) show.
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from ..forms.common import ButtonForm
 from ..forms.nights import AdjustmentForm, NewEventForm, SwapForm
 from ..i18n import engine_text, error_text
 from ..models import StoredEvent
-from ..pages.event import event_page, inline_qr
+from ..pages.console import console_page, inline_qr
 from ..scoring import ScoringError
 from ..scoring.event import parse_event
 from ..services import common, nights, presets
-from ..services.nights import EventRole
+from ..services.nights import NightRole
 from ..web import htmx
 from ..web.device import creator, device_id
 from ..web.limits import EVENT_STARTS, limit
@@ -41,20 +41,20 @@ POLL_SECONDS = 10
 
 def director_event(token: str) -> StoredEvent:
     """The night of a director token: 404 for an unknown token, 403 for the night's view token."""
-    found = nights.find_event(token)
+    found = nights.find_night(token)
     if found is None:
         abort(404)
     stored, role = found
-    if role != EventRole.DIRECTOR:
+    if role != NightRole.DIRECTOR:
         abort(403, _("This is the night’s public link; the director’s pages need the director’s link."))
     return stored
 
 
 def console_context(stored: StoredEvent, token: str, **forms: Any) -> dict[str, Any]:
-    """The console's template variables: :func:`scorepad.pages.event.event_page` of the night
+    """The console's template variables: :func:`scorepad.pages.console.console_page` of the night
     now, its token, the poll interval, and its forms (an adjustment form with errors may be given)."""
-    state = nights.event_state(stored, EventRole.DIRECTOR)
-    page = event_page(state, common.clock())
+    state = nights.night_state(stored, NightRole.DIRECTOR)
+    page = console_page(state, common.clock())
     page.update(
         {
             "token": token,
@@ -76,7 +76,7 @@ def new_form(form: NewEventForm, status: int):
     today = common.clock().date().isoformat()
     if not form.is_submitted():
         form.date.data = form.date.data or today
-    return render_template("events/new.html", form=form, today=today, count=len(form.names())), status
+    return render_template("director/new.html", form=form, today=today, count=len(form.names())), status
 
 
 def new_at_limit(message: str):
@@ -103,7 +103,7 @@ def new():
     form = NewEventForm(saved=presets.device_presets(device_id()))
     if form.validate_on_submit():
         try:
-            stored = nights.create_event(form.to_document(), **creator())
+            stored = nights.create_night(form.to_document(), **creator())
         except ScoringError as exc:
             form.add_engine_error(exc.path, error_text(exc))
         else:
@@ -122,12 +122,12 @@ def page(token: str):
     stored = director_event(token)
     if not htmx.is_htmx():  # opened (not the console's own refresh): first in this device's nights
         remember(token, NIGHTS)
-    return htmx.page_or_blocks("events/console.html", CONSOLE_BLOCKS, **console_context(stored, token))
+    return htmx.page_or_blocks("director/console.html", CONSOLE_BLOCKS, **console_context(stored, token))
 
 
 def refused(stored: StoredEvent, token: str, status: int, **forms: Any):
     """The console with ``status`` and the refusal (a form with errors, or a ``message``)."""
-    body = render_template("events/console.html", **console_context(stored, token, **forms))
+    body = render_template("director/console.html", **console_context(stored, token, **forms))
     return htmx.vary(make_response(body, status))
 
 
@@ -167,7 +167,7 @@ def _button(token: str, action: Any, done: str):
     return redirect(url_for("director.page", token=token), 303)
 
 
-def unfinished_tables(state: nights.EventState) -> int:
+def unfinished_tables(state: nights.NightState) -> int:
     """How many of the night's tables have not played their last round (the services' ``complete``)."""
     return sum(1 for session in state.sessions for table in session.tables if not table.complete)
 
@@ -181,7 +181,7 @@ def close(token: str):
     rounds (:class:`scorepad.services.nights.Unconfirmed`)."""
     stored = director_event(token)
     if request.form.get("unfinished") != "yes":
-        left = unfinished_tables(nights.event_state(stored, EventRole.DIRECTOR))
+        left = unfinished_tables(nights.night_state(stored, NightRole.DIRECTOR))
         if left and ButtonForm().validate_on_submit():
             message = ngettext(
                 "%(num)d table has not finished: tick the box to close the night all the same.",
@@ -189,13 +189,13 @@ def close(token: str):
                 left,
             )
             return refused(stored, token, 422, message=message)
-    return _button(token, nights.close_event, _("The night is closed: every table is read-only."))
+    return _button(token, nights.close_night, _("The night is closed: every table is read-only."))
 
 
 @bp.post("/d/<token>/reopen")
 def reopen(token: str):
     """Reopen a closed night: the tables can be scored again."""
-    return _button(token, nights.reopen_event, _("The night is open again."))
+    return _button(token, nights.reopen_night, _("The night is open again."))
 
 
 # -- seating and cards -------------------------------------------------------------------------
@@ -206,7 +206,7 @@ def seating(token: str):
     """The seating plan of every session, and a swap of two players in a session (POST →
     303 here); refused (409, saying why) once that session has a round or the night is closed."""
     stored = director_event(token)
-    state = nights.event_state(stored, EventRole.DIRECTOR)
+    state = nights.night_state(stored, NightRole.DIRECTOR)
     names = state.spec.players
     form = SwapForm(sessions=len(state.sessions), players=names)
     status = 200
@@ -225,9 +225,9 @@ def seating(token: str):
             else:
                 flash(_("Session %(n)d: %(a)s and %(b)s trade places.", n=session, a=names[first], b=names[second]))
                 return redirect(url_for("director.seating", token=token), 303)
-        state = nights.event_state(stored, EventRole.DIRECTOR)
-    context = event_page(state, common.clock())
-    return render_template("events/seating.html", token=token, form=form, **context), status
+        state = nights.night_state(stored, NightRole.DIRECTOR)
+    context = console_page(state, common.clock())
+    return render_template("director/seating.html", token=token, form=form, **context), status
 
 
 def confirm_url(token: str) -> str:
@@ -244,7 +244,7 @@ def cards(token: str):
     session's with ``?session=<n>`` (a later session printed when its players arrive; 404 for
     a session the night does not have)."""
     stored = director_event(token)
-    context = event_page(nights.event_state(stored, EventRole.DIRECTOR), common.clock())
+    context = console_page(nights.night_state(stored, NightRole.DIRECTOR), common.clock())
     only = request.args.get("session")
     if only is not None:
         chosen = [s for s in context["sessions"] if str(s["number"]) == only]
@@ -264,4 +264,4 @@ def cards(token: str):
                 "url": url.split("://", 1)[-1],
                 "confirm": inline_qr(confirm_url(table.confirm_token)) if checks and table.confirm_token else None,
             }
-    return render_template("events/cards.html", token=token, qr=qr, only=only, **context)
+    return render_template("director/cards.html", token=token, qr=qr, only=only, **context)

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
-from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from .. import labels
@@ -18,30 +17,24 @@ from ..forms.games import ImportGameForm, NewGameForm
 from ..forms.rounds import RoundForm
 from ..i18n import error_text
 from ..models import StoredGame
-from ..pages.card import result_card, share_text
-from ..pages.common import isolated_text, zone_named
-from ..pages.history import trust_part
-from ..pages.scorer import recent_game, scorer_parts
-from ..scoring import Game, ScoringError, parse_game
-from ..scoring.game import rematch_first_declarer
+from ..pages.common import isolated_text
+from ..pages.scorer import recent_game
+from ..scoring import ScoringError, parse_game
 from ..services import clubs, games, nights, presets
 from ..services.clubs import ClubRefused
 from ..services.rematch import start_rematch
-from ..services.scorer import ScorerState, scorer_state
 from ..web import htmx
 from ..web.device import creator, device_id
 from ..web.errors import error_response, page_errors
 from ..web.limits import GAME_STARTS, limit
 from ..web.loaders import any_game, game_to_edit
 from ..web.recent import CLUBS, NIGHTS, keep_recent, recent_tokens
-from ..web.recent import remember as remember_token
-from .confirm import scorer_witness
+from ..web.recent import remember_game as remember
+from ..web.scorer import CHANGED_KEY, SCORER_BLOCKS, ScorerForms, scorer_context
 
 bp = Blueprint("games", __name__)
-
-SCORER_BLOCKS = ["game_live"]
-#: The session key of what an edit changed (pages.rounds.edit_summary), until the game page shows it once.
-CHANGED_KEY = "round_changed"
+#: The game page's forms (:func:`scorepad.web.scorer.scorer_context`).
+FORMS = ScorerForms(ButtonForm, RoundForm)
 
 
 @bp.app_context_processor
@@ -50,75 +43,7 @@ def inject_labels() -> dict[str, Any]:
     return {"labels": labels}
 
 
-def remember(stored: StoredGame) -> None:
-    """Put the game first in this device's recent games (its edit token, which ``stored``
-    holds, sealed in the session cookie: :mod:`scorepad.web.recent`)."""
-    if stored.edit_token is not None:
-        remember_token(stored.edit_token)
-
-
 # -- what the game page shows --------------------------------------------------------------
-
-
-def scorer_context(
-    stored: StoredGame,
-    token: str,
-    can_edit: bool,
-    *,
-    form: RoundForm | None = None,
-    contract: str | None = None,
-    message: str | None = None,
-    saved: bool = False,
-    preview: dict[str, Any] | None = None,
-    feedback: dict[str, Any] | None = None,
-    state: ScorerState | None = None,
-) -> dict[str, Any]:
-    """The game page's template variables: :func:`scorepad.pages.scorer.scorer_parts` of the
-    game's one read (``state``, :func:`scorepad.services.scorer.scorer_state`: read here when
-    the caller has not), with its forms. ``saved``: a round was just recorded (the page then leads
-    with its points); ``preview``: the settlement preview of the form being entered (see
-    rounds.preview_of); ``message``: why a change was refused (with ``refusal``, its code);
-    ``feedback``: what the scorer just did (``action``: restored, undone or changed; see
-    views/rounds.py)."""
-    state = state or scorer_state(stored, can_edit)
-    page = scorer_parts(state, can_edit, contract)
-    page.update(
-        {
-            "stored": stored,
-            "token": token,
-            "can_edit": can_edit,
-            "message": message,
-            "saved": saved,
-            "undo_form": ButtonForm(),
-            "preview": preview,
-            "form": None,
-            "feedback": feedback or {},
-            "trust": trust_part(state.confirmation, state.statuses, state.history, zone_named(state.timezone)),
-        }
-    )
-    if page["contract"] is not None:
-        page["form"] = form or RoundForm(formdata=None, data={"contract": page["contract"]})
-    page["finished"] = finished_part(stored, page["game"]) if page["standings"].complete else None
-    page["witness"] = scorer_witness(stored, can_edit, confirm_token=state.confirm_token)
-    return page
-
-
-def finished_part(stored: StoredGame, game: Game) -> dict[str, Any]:
-    """What a finished game offers (templates/games/_finished.html): ``rematch_declarer``, the
-    seat that declares first if the table plays again (the engine's rule), and ``share``: the
-    result as text (:func:`scorepad.pages.card.share_text`), the board's link that goes with it
-    and the card image's URL in the page's language."""
-    card = result_card(game)
-    return {
-        "rematch_declarer": rematch_first_declarer(game.first_declarer),
-        "share": {
-            "title": card.title,
-            "text": share_text(card),
-            "url": url_for("board.show", token=stored.view_token, _external=True),
-            "card": url_for("card.image", token=stored.view_token, lang=str(get_locale())),
-            "filename": f"barbu-{game.date.isoformat() if game.date else 'result'}.png",
-        },
-    }
 
 
 # -- pages ---------------------------------------------------------------------------------
@@ -139,8 +64,8 @@ def home(import_form: ImportGameForm | None = None, status: int = 200):
     keep_recent(tokens)  # seals a list a cookie from before kept in clear (else the cookie stays as it is)
     directed = [
         found[0]
-        for found in map(nights.find_event, recent_tokens(NIGHTS))
-        if found and found[1] == nights.EventRole.DIRECTOR
+        for found in map(nights.find_night, recent_tokens(NIGHTS))
+        if found and found[1] == nights.NightRole.DIRECTOR
     ]
     form = import_form or ImportGameForm()
     return (
@@ -243,13 +168,13 @@ def scorer(token: str):
         ours = isinstance(changed, dict) and changed.get("game") == stored.id
         # ... while it still has the round: another phone may have undone it since the edit.
         feedback = changed if ours and 1 <= changed.get("number", 0) <= len(stored.rounds) else None
-    context = scorer_context(stored, token, can_edit, feedback=feedback)
+    context = scorer_context(stored, token, can_edit, FORMS, feedback=feedback)
     return htmx.page_or_blocks("games/scorer.html", SCORER_BLOCKS, **context)
 
 
 def refused_rematch(stored: StoredGame, token: str, message: str, status: int):
     """The game page with ``status`` and why no rematch was started at the top."""
-    context = scorer_context(stored, token, True, message=message[:1].upper() + message[1:])
+    context = scorer_context(stored, token, True, FORMS, message=message[:1].upper() + message[1:])
     return htmx.page_or_blocks("games/scorer.html", SCORER_BLOCKS, status=status, **context)
 
 

@@ -14,9 +14,8 @@ from flask import Blueprint, abort, redirect, render_template, url_for
 from ..models import StoredGame
 from ..pages.history import history_page
 from ..services import confirmation, games, history
-from ..web.recent import remember
+from ..web.recent import remember, scorer_token
 from ..web.trust import trust_of
-from .sheet import scorer_token
 
 bp = Blueprint("history", __name__, url_prefix="/h")
 
@@ -34,7 +33,7 @@ def show(token: str):
         return render(witness, witness_token=token)
     stored, can_edit = found
     if can_edit:
-        remember(token)  # its back link then leads to the scorer's page (views.sheet.scorer_token)
+        remember(token)  # its back link then leads to the scorer's page (web.recent.scorer_token)
         return redirect(url_for("history.show", token=stored.view_token), 303)
     return render(stored, token=stored.view_token, scorer_token=scorer_token(stored))
 

@@ -3,7 +3,7 @@
 carrying the night's view token (``/n/<token>``).
 
 The event board polls its live fragment as a game's board does (:mod:`scorepad.views.board`,
-whose pieces it uses): the ETag is built from :func:`scorepad.services.nights.event_stamp`, one indexed
+whose pieces it uses): the ETag is built from :func:`scorepad.services.nights.night_stamp`, one indexed
 query giving the night's and its tables' last change, plus the layout and the language, so a room
 of phones and a TV cost one lookup each and a ``304`` while nothing changed at any table.
 """
@@ -18,11 +18,11 @@ from flask_babel import gettext as _
 
 from ..models import StoredEvent
 from ..pages.night import night_date, night_page, results_csv, results_page
+from ..render.qr import qr_svg
 from ..services import nights
-from ..services.nights import EventState
+from ..services.nights import NightState
 from ..web.downloads import send_download
-from ..web.qr import qr_svg
-from .board import POLL_SECONDS, cached_fragment, live_answer, live_request, no_cache, stamp_etag
+from ..web.live import POLL_SECONDS, cached_fragment, live_answer, live_request, no_cache, stamp_etag
 
 bp = Blueprint("night", __name__, url_prefix="/n")
 
@@ -34,33 +34,33 @@ LAYOUTS = ("board", "screen")
 def night_of_view_token(token: str) -> StoredEvent:
     """The night whose view token is ``token``; 404, revealing nothing, for any other token
     (the director's too: these URLs end up on screens and in QR codes)."""
-    found = nights.find_event(token)
-    if found is None or found[1] != nights.EventRole.VIEW:
+    found = nights.find_night(token)
+    if found is None or found[1] != nights.NightRole.VIEW:
         abort(404)
     return found[0]
 
 
-def night_to_view(token: str) -> EventState:
+def night_to_view(token: str) -> NightState:
     """The state of the night whose view token is ``token``, as its view role sees it (no edit
     or director token in it); 404 as :func:`night_of_view_token`."""
-    return nights.event_state(night_of_view_token(token), nights.EventRole.VIEW)
+    return nights.night_state(night_of_view_token(token), nights.NightRole.VIEW)
 
 
 def night_etag(token: str, layout: str, language: str) -> str | None:
     """The validator of the event board's live fragment for the night of view token ``token``
     in ``layout`` and ``language`` (32 hex digits), None for an unknown token: one indexed
-    query (:func:`scorepad.services.nights.event_stamp`: the night's ``updated_at`` and the latest of its
+    query (:func:`scorepad.services.nights.night_stamp`: the night's ``updated_at`` and the latest of its
     tables' games), nothing loaded or scored. Any save, edit or undo at any table, an
     adjustment, closing and reopening change it."""
     if not token or len(token) > 64:
         return None
-    stamp = nights.event_stamp(token)
+    stamp = nights.night_stamp(token)
     if stamp is None:
         return None
     return stamp_etag(FRAGMENT_VERSION, token, stamp, layout, language)
 
 
-def night_context(state: EventState, token: str, layout: str, etag: str | None) -> dict:
+def night_context(state: NightState, token: str, layout: str, etag: str | None) -> dict:
     """The event board's template variables: :func:`scorepad.pages.night.night_page` with the
     view token, the poll interval, the fragment's ETag and language."""
     page = night_page(state, layout)
@@ -69,8 +69,8 @@ def night_context(state: EventState, token: str, layout: str, etag: str | None) 
 
 
 def _page(token: str, layout: str):
-    found = nights.find_event(token)
-    if found is not None and found[1] == nights.EventRole.DIRECTOR:
+    found = nights.find_night(token)
+    if found is not None and found[1] == nights.NightRole.DIRECTOR:
         # The director's token works too, but the board's address is shown on a TV and in a QR
         # code: move to the view token, which the director's token derives.
         endpoint = "night.screen" if layout == "screen" else "night.board"
@@ -125,7 +125,7 @@ def results(token: str):
     return render_template("night/results.html", token=token, **results_page(state))
 
 
-def download_name(state: EventState, suffix: str) -> str:
+def download_name(state: NightState, suffix: str) -> str:
     """A download's file name: the night's date and title (made safe by send_download)."""
     return f"{night_date(state).isoformat()} {state.spec.title or _('Club night')}.{suffix}"
 
@@ -141,5 +141,5 @@ def csv(token: str):
 def export(token: str):
     """The night as JSON, as the API gives it to the view token (no edit or director token)."""
     state = night_to_view(token)
-    body = json.dumps(nights.event_export(state), ensure_ascii=False, indent=2).encode()
+    body = json.dumps(nights.night_export(state), ensure_ascii=False, indent=2).encode()
     return send_download(body, "application/json", download_name(state, "json"))

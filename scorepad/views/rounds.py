@@ -13,7 +13,7 @@ from flask import Blueprint, abort, make_response, redirect, render_template, re
 from flask_babel import gettext as _
 
 from .. import labels
-from ..forms.common import NumberedForm, whole_number
+from ..forms.common import ButtonForm, NumberedForm, whole_number
 from ..forms.rounds import PutBackForm, RoundForm, UndoForm
 from ..i18n import engine_text, error_text
 from ..models import StoredGame
@@ -29,11 +29,13 @@ from ..services.scorer import scorer_state
 from ..web import htmx
 from ..web.errors import page_errors
 from ..web.loaders import any_game, game_to_edit
-from .games import CHANGED_KEY, SCORER_BLOCKS, scorer_context
+from ..web.scorer import CHANGED_KEY, SCORER_BLOCKS, ScorerForms, scorer_context
 
 bp = Blueprint("rounds", __name__, url_prefix="/g/<token>/rounds")
 
 SCORER = "games/scorer.html"
+#: The game page's forms (:func:`scorepad.web.scorer.scorer_context`).
+FORMS = ScorerForms(ButtonForm, RoundForm)
 #: The ``data-refusal`` code of a refused save, undo or preview by HTTP status (contracts.md §1).
 REFUSALS = {409: "conflict", 422: "invalid"}
 #: Round form fields that are not part of the round: left out of its idempotency digest (a
@@ -44,7 +46,7 @@ UNSIGNED_FIELDS = ("csrf_token", "client_key")
 def game_page(stored: StoredGame, token: str, status: int = 200, refusal: str | None = None, **kwargs: Any):
     """The game page (for htmx: its live part, which replaces itself). With status 409 or
     422 its ``message`` carries the refusal's code (``refusal``, by default the status's)."""
-    context = scorer_context(stored, token, True, **kwargs)
+    context = scorer_context(stored, token, True, FORMS, **kwargs)
     context["refusal"] = refusal or REFUSALS.get(status)
     return htmx.page_or_blocks(SCORER, SCORER_BLOCKS, status=status, **context)
 
@@ -91,7 +93,7 @@ def new(token: str):
     """Step 2 of recording (the form for ``?contract=``), or step 1 without it; for htmx
     only the round-form block."""
     stored = game_to_edit(token)
-    context = scorer_context(stored, token, True, contract=request.args.get("contract"))
+    context = scorer_context(stored, token, True, FORMS, contract=request.args.get("contract"))
     return htmx.page_or_blocks(SCORER, ["round_form"], **context)
 
 

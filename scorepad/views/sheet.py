@@ -26,13 +26,13 @@ from ..models import StoredGame
 from ..pages.common import zone_named
 from ..pages.history import sheet_notes
 from ..pages.sheet import sheet_csv, sheet_page
-from ..services import games, history, presets
-from ..web import pdf_render
+from ..render import pdf as pdf_render
+from ..services import history, presets
 from ..web.downloads import send_download
 from ..web.errors import error_response
 from ..web.loaders import any_game, game_to_read
 from ..web.pdf_cache import Busy, sheet_pdf
-from ..web.recent import recent_tokens, remember
+from ..web.recent import remember, scorer_token
 from ..web.trust import trust_of
 
 bp = Blueprint("sheet", __name__, url_prefix="/s")
@@ -100,20 +100,6 @@ def sheet_context(stored: StoredGame, blank: bool) -> dict[str, Any]:
     return page
 
 
-def scorer_token(stored: StoredGame) -> str | None:
-    """The game's edit token when this device scores it, else None: where the print page's
-    back link goes, the scorer's page or the live board. A device scores the game when the
-    game's edit token is among its recent games (the sealed list of the session cookie,
-    :mod:`scorepad.web.recent`), which the scorer's page and a sheet opened with the edit token
-    keep. Nothing in the request's URL decides the link, so it can lead nowhere else (no open
-    redirect), and the edit token is shown only to a device that holds it already (the page is
-    ``private, no-store``; the toolbar is never printed)."""
-    for token in recent_tokens():
-        if games.edit_token_fits(stored, token):
-            return token
-    return None
-
-
 # -- pages ---------------------------------------------------------------------------------
 
 
@@ -149,7 +135,7 @@ def blank(token: str):
 
 
 def static_fetcher(url: str, *args: Any, **kwargs: Any) -> Any:
-    """WeasyPrint's URL fetcher for this app (:func:`scorepad.web.pdf_render.static_fetcher`):
+    """WeasyPrint's URL fetcher for this app (:func:`scorepad.render.pdf.static_fetcher`):
     the app's static files from disk (the print stylesheet), nothing from the network. Raises
     ``ValueError`` for any other URL."""
     fetch = pdf_render.static_fetcher(Path(current_app.static_folder or ""), current_app.static_url_path or "")

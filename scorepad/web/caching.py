@@ -5,7 +5,7 @@ show a device's own things (home, its presets), the API's answers and every erro
 ``Cache-Control: private, no-store``: no proxy or CDN in front of the app (a shared cache)
 may keep them, and neither may the browser. Only the boards' polls (``public, max-age=1,
 must-revalidate`` with an ETag when their URL names the language: a proxy keeps each a
-second, :data:`scorepad.views.board.SHARED_POLL`) and public files with no token in them (static
+second, :data:`scorepad.web.live.SHARED_POLL`) and public files with no token in them (static
 files, which WhiteNoise serves before the app; the service worker, the manifest, the
 favicon, the offline page) may be kept by a shared cache. An answer that sets its own
 ``Cache-Control`` (the board page, the QR code, downloads) keeps it, marked ``private``.

@@ -16,7 +16,7 @@ import json
 import re
 from typing import Any
 
-from flask import Flask, Response, abort, request
+from flask import Flask, Response, abort, jsonify, request
 from flask.json.provider import DefaultJSONProvider
 
 from ..scoring import ScoringError
@@ -163,3 +163,18 @@ def init_app(app: Flask) -> None:
     declared JSON (:func:`refuse_other_bodies`)."""
     app.json = JSONProvider(app)
     app.before_request(refuse_other_bodies)
+
+
+def body() -> Any:
+    """The request's JSON body, or a 422 response naming the problem (see
+    :func:`scorepad.web.json_input.request_json`)."""
+    return request_json()
+
+
+def created(answer: dict[str, Any]) -> Response:
+    """201 Created with ``answer`` as JSON and the new game's or preset's API URL (its
+    ``links.api``) in the ``Location`` header."""
+    response = jsonify(answer)
+    response.status_code = 201
+    response.headers["Location"] = answer["links"]["api"]
+    return response

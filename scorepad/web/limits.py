@@ -67,7 +67,6 @@ from flask.typing import ResponseReturnValue
 from flask_babel import format_timedelta, ngettext
 from flask_babel import lazy_gettext as _l
 
-from ..extensions import db
 from ..services import common, limits
 from .device import address_key, client_device, device_id, keyed_hash
 from .errors import error_response
@@ -281,7 +280,7 @@ def take(which: Limit) -> tuple[Refusal | None, bool]:
         fresh = fresh or count == 1
     if not refused:
         return None, fresh
-    db.session.rollback()
+    common.roll_back()
     end, rule = max(refused, key=lambda end_rule: end_rule[0])
     wait = max(1, math.ceil(end - now.timestamp()))
     length = config[rule.window]
@@ -331,12 +330,12 @@ def limit(which: Limit, refuse: Callable[[str], ResponseReturnValue | None] | No
                 if refusal.retry_after is not None:
                     response.headers["Retry-After"] = str(refusal.retry_after)
                 return response
-            counting = db.session().get_transaction()
+            counting = common.open_transaction()
             try:
                 answer = view(*args, **kwargs)
             finally:
-                if db.session().get_transaction() is counting:
-                    db.session.rollback()  # the view stored nothing: nothing is counted
+                if common.open_transaction() is counting:
+                    common.roll_back()  # the view stored nothing: nothing is counted
             if fresh:
                 limits.forget_ended_windows(common.clock())
             return answer

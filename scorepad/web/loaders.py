@@ -5,8 +5,8 @@
   (view token only; 404 for any other, revealing nothing); :func:`preset_to_read` and
   :func:`preset_to_edit` (this device's own);
 - the JSON API: :func:`bearer_token` (the ``Authorization: Bearer`` header), :func:`api_game`,
-  :func:`api_witness` (the confirm token) and :func:`api_preset_to_write` (reading a preset
-  needs only its id: :func:`preset_to_read`).
+  :func:`api_witness` (the confirm token), :func:`api_preset_to_write` (reading a preset
+  needs only its id: :func:`preset_to_read`) and :func:`club_of_request` (``X-Club-Token``).
 
 Each aborts with the status and message of its role; the answer is the error page or
 JSON by :func:`scorepad.web.errors.error_response`.
@@ -17,9 +17,9 @@ from __future__ import annotations
 from flask import abort, request
 from flask_babel import gettext as _
 
-from ..models import StoredGame, StoredPreset
+from ..models import StoredClub, StoredGame, StoredPreset
 from ..scoring import BUILTIN, Preset
-from ..services import confirmation, games, presets
+from ..services import clubs, confirmation, games, presets
 from .device import device_id
 from .errors import error_response
 
@@ -118,6 +118,16 @@ def api_preset_to_write(preset_id: str) -> StoredPreset:
     if not presets.preset_token_fits(stored, bearer_token("the preset's edit token")):
         abort(error_response(403, "this is not the edit token of this preset"))
     return stored
+
+
+#: The answer to a game or night that names a club without its admin token (``X-Club-Token``).
+CLUB_TOKEN_NEEDED = "joining a club needs the club's admin token as 'X-Club-Token: <admin token>'"
+
+
+def club_of_request() -> StoredClub | None:
+    """The club whose admin token the request carries as ``X-Club-Token`` (club-format.md: a
+    game or a night joins a club only with it), or None."""
+    return clubs.club_of_admin(request.headers.get("X-Club-Token"))
 
 
 # -- presets, by their id -----------------------------------------------------------------------

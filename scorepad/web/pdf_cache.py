@@ -15,10 +15,10 @@ A PDF costs 2.5–3.6 s of CPU and the view token that asks for it is public, so
   reader sees all of it or nothing. Writing a state's PDF removes the game's PDFs of other
   states, and the folder is kept under :data:`MAX_BYTES` (the oldest written go first).
 - **Outside the event loop.** WeasyPrint runs in a child process
-  (:mod:`scorepad.web.pdf_render`); the worker only waits for it, which a gevent worker does
+  (:mod:`scorepad.render.pdf`); the worker only waits for it, which a gevent worker does
   cooperatively (gunicorn's gevent worker patches ``subprocess``), so its other requests go on.
 - **A bound on the machine.** A render holds one of ``PDF_RENDERS`` slots, lock files under the
-  cache folder (``fcntl.flock``, as the static build's lock in :mod:`scorepad.views.pwa`; the
+  cache folder (``fcntl.flock``, as the static build's lock in :mod:`scorepad.web.assets`; the
   kernel releases a slot when its holders exit, even killed). The renderer inherits its slot's
   lock, so the slot stays taken until the render really ends. A request that finds every slot
   taken waits up to ``PDF_WAIT`` seconds (polling, cooperatively), then gets :class:`Busy`
@@ -51,8 +51,8 @@ from typing import TypeVar
 
 from flask import current_app
 
-from ..extensions import db
-from . import pdf_render
+from ..render import pdf as pdf_render
+from ..services import common
 
 #: The renderer script, run by path (``python -P``) so that the child does not import the app.
 RENDERER = Path(pdf_render.__file__)
@@ -172,7 +172,7 @@ def _release_database() -> None:
     connection goes back to the pool: 25 requests waiting for one PDF held all 15 of
     SQLAlchemy's connections, and the board's polls waited seconds for one. What the request
     loaded stays usable (expired: read again when next used, e.g. by ``html()``)."""
-    db.session.rollback()
+    common.roll_back()
 
 
 def _read(path: Path) -> bytes | None:

@@ -12,10 +12,15 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from flask import current_app, session
 
+from ..services import games
 from ..tokens import InvalidToken, seal, unseal
+
+if TYPE_CHECKING:
+    from ..models import StoredGame
 
 
 @dataclass(frozen=True)
@@ -79,3 +84,24 @@ def remember(token: str, kind: Kept = GAMES) -> None:
     """Put the game of edit token ``token`` (or the night of director token ``token``, for
     ``kind`` :data:`NIGHTS`) first in this device's recent list."""
     keep_recent([token, *(kept for kept in recent_tokens(kind) if kept != token)], kind)
+
+
+def remember_game(stored: StoredGame) -> None:
+    """Put the game first in this device's recent games (its edit token, which ``stored``
+    holds, sealed in the session cookie: :mod:`scorepad.web.recent`)."""
+    if stored.edit_token is not None:
+        remember(stored.edit_token)
+
+
+def scorer_token(stored: StoredGame) -> str | None:
+    """The game's edit token when this device scores it, else None: where the print page's
+    back link goes, the scorer's page or the live board. A device scores the game when the
+    game's edit token is among its recent games (the sealed list of the session cookie,
+    :mod:`scorepad.web.recent`), which the scorer's page and a sheet opened with the edit token
+    keep. Nothing in the request's URL decides the link, so it can lead nowhere else (no open
+    redirect), and the edit token is shown only to a device that holds it already (the page is
+    ``private, no-store``; the toolbar is never printed)."""
+    for token in recent_tokens():
+        if games.edit_token_fits(stored, token):
+            return token
+    return None

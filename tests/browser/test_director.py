@@ -128,7 +128,7 @@ def test_a_night_opens_dated_by_the_phones_calendar(app, live_server, new_york_p
     page.get_by_role("button", name="Create the night").tap()
     expect(page).to_have_url(re.compile(r"/d/[A-Za-z0-9_-]+$"))
     with app.app_context():
-        stored, _role = nights.find_event(page.url.rsplit("/", 1)[1])
+        stored, _role = nights.find_night(page.url.rsplit("/", 1)[1])
         assert (stored.date.isoformat(), stored.timezone) == ("2026-12-03", "America/New_York")
 
 

@@ -2,7 +2,7 @@
 
 :mod:`scorepad.web.pdf_cache` runs this file as a script for each PDF it has not cached yet::
 
-    python -P scorepad/web/pdf_render.py STATIC_FOLDER STATIC_URL_PATH < sheet.html > sheet.pdf
+    python -P scorepad/render/pdf.py STATIC_FOLDER STATIC_URL_PATH < sheet.html > sheet.pdf
 
 It reads the sheet's HTML (UTF-8) on stdin and writes the PDF on stdout; exit status 0 on
 success, anything else with WeasyPrint's error on stderr. A render costs 2.5–3.6 s of CPU, so

@@ -1,5 +1,5 @@
 """What a club night's pages show (issue 14; club-format.md "Club night"), arranged from the
-night's state (:class:`scorepad.services.nights.EventState`: progress, staleness and the leaderboard
+night's state (:class:`scorepad.services.nights.NightState`: progress, staleness and the leaderboard
 all computed by the engine and the services). No SQL and no rules here: these functions only
 put names to indexes and words to times.
 
@@ -19,11 +19,11 @@ from flask_babel import format_decimal, format_timedelta, get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from ..web.qr import qr_svg
+from ..render.qr import qr_svg
 from .common import zone_named
 
 if TYPE_CHECKING:
-    from ..services.nights import EventState, SessionState, TableState
+    from ..services.nights import NightState, SessionState, TableState
 
 #: The seats' numbers as players read them on a card: clockwise from seat 1.
 SEAT_NUMBERS = (1, 2, 3, 4)
@@ -31,14 +31,14 @@ _SIZE = re.compile(rb'<svg([^>]*?) width="(\d+)" height="(\d+)"')
 
 
 def inline_qr(url: str) -> Markup:
-    """The QR code of ``url`` as inline SVG (:func:`scorepad.web.qr.qr_svg`), given a
+    """The QR code of ``url`` as inline SVG (:func:`scorepad.render.qr.qr_svg`), given a
     ``viewBox`` so that CSS sizes it without loss (a printed card's code in millimetres)."""
     svg = qr_svg(url)
     svg = _SIZE.sub(lambda m: b'<svg%s viewBox="0 0 %s %s"' % (m.group(1), m.group(2), m.group(3)), svg, count=1)
     return Markup(svg.decode())  # segno's own markup: the URL is in no attribute nor text of it
 
 
-def zone_of(state: EventState) -> ZoneInfo | None:
+def zone_of(state: NightState) -> ZoneInfo | None:
     """The night's time zone (its ``timezone``), or None (times then in UTC)."""
     return zone_named(getattr(state.spec, "timezone", None))
 
@@ -92,13 +92,13 @@ def session_part(session: SessionState, names: tuple[str, ...], now: datetime, z
     }
 
 
-def leaderboard_rows(state: EventState) -> list[dict[str, Any]]:
+def leaderboard_rows(state: NightState) -> list[dict[str, Any]]:
     """The leaderboard's lines (the engine's :class:`~scorepad.scoring.event.Entry`, in its
     order) with the places as text."""
     return [{"entry": entry, "places": places_text(entry.places)} for entry in state.leaderboard]
 
 
-def event_page(state: EventState, now: datetime) -> dict[str, Any]:
+def console_page(state: NightState, now: datetime) -> dict[str, Any]:
     """The template variables of the director's pages: ``state``, ``title``, ``names`` (the
     night's players), ``sessions`` (:func:`session_part`), ``leaderboard``
     (:func:`leaderboard_rows`), ``adjustments`` (each with the player's name), ``stale`` (how

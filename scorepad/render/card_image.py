@@ -17,10 +17,12 @@ import os
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw, ImageFont
 
-from ..pages.card import ResultCard
+if TYPE_CHECKING:
+    from ..pages.card import ResultCard
 
 WIDTH, HEIGHT = 1200, 630
 MARGIN = 60

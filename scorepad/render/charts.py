@@ -29,7 +29,7 @@ from flask_babel import format_decimal
 from flask_babel import gettext as _
 from pygal.style import Style
 
-from ..pages.common import signed
+from ..i18n import signed
 
 # pygal appends to sys.meta_path a finder for its map plugins (pygal.maps.*, unused here) that has
 # only the import API Python 3.4 replaced (find_module, no find_spec): every import that fails after

@@ -2,7 +2,7 @@
 night's director token or view token (``Authorization: Bearer <token>``):
 
 - ``POST /events`` (no token) → 201 with the night as its director sees it, tokens included;
-- ``GET /events/<id>`` (director or view token) → 200, the night (:func:`scorepad.services.nights.event_export`);
+- ``GET /events/<id>`` (director or view token) → 200, the night (:func:`scorepad.services.nights.night_export`);
 - ``POST /events/<id>/adjustments`` ``{"player", "points", "reason"}`` (director) → 201;
 - ``POST /events/<id>/close``, ``…/reopen`` (director) → 200 with the night.
 
@@ -17,15 +17,14 @@ from flask import Blueprint, Response, abort, jsonify
 from ..extensions import csrf
 from ..models import StoredEvent
 from ..services import nights
-from ..services.nights import EventRole
+from ..services.nights import NightRole
 from ..web.device import creator
 from ..web.errors import error_response, json_errors
 from ..web.json_input import request_json
 from ..web.limits import EVENT_STARTS, limit
-from ..web.loaders import bearer_token
-from .api import club_of_request
+from ..web.loaders import bearer_token, club_of_request
 
-bp = Blueprint("api_events", __name__, url_prefix="/api/v1")
+bp = Blueprint("api_nights", __name__, url_prefix="/api/v1")
 #: The fields of an adjustment's body; any other is refused (422 at its name).
 ADJUSTMENT_FIELDS = ("player", "points", "reason")
 #: The API's answer for another field (in English, as its other bad-body answers).
@@ -38,18 +37,18 @@ def api_event(event_id: int, write: bool) -> tuple[StoredEvent, str]:
     """The night and the reader's role if the bearer token is its director or view token:
     401 without a token, 404 for an unknown night or another night's token, 403 for the
     view token on a write (``write``)."""
-    found = nights.authorize_event(event_id, bearer_token("the night's director or view token"))
+    found = nights.authorize_night(event_id, bearer_token("the night's director or view token"))
     if found is None:
         abort(error_response(404, "no club night with this id and token"))
     stored, role = found
-    if write and role != EventRole.DIRECTOR:
+    if write and role != NightRole.DIRECTOR:
         abort(error_response(403, "this is the night's view token; changing the night needs its director token"))
     return stored, role
 
 
 def answer(stored: StoredEvent, role: str, status: int = 200) -> Response:
     """The night as ``role`` sees it, with ``status``; 201s carry its API URL in ``Location``."""
-    doc = nights.event_export(nights.event_state(stored, role))
+    doc = nights.night_export(nights.night_state(stored, role))
     response = jsonify(doc)
     response.status_code = status
     if status == 201:
@@ -59,13 +58,13 @@ def answer(stored: StoredEvent, role: str, status: int = 200) -> Response:
 
 @bp.post("/events")
 @limit(EVENT_STARTS)
-def create_event():
+def create_night():
     """Create a club night from a night document (club-format.md "Club night") → 201 with its
     id, director and view tokens (shown this once), links and every session's tables (each
     with its game id, edit and confirm tokens and scorer link); 422 ``{"error", "path"}`` for
     bad input (nothing stored). Counts against :data:`~scorepad.web.limits.EVENT_STARTS`."""
-    stored = nights.create_event(request_json(), **creator(), club=club_of_request())
-    return answer(stored, EventRole.DIRECTOR, 201)
+    stored = nights.create_night(request_json(), **creator(), club=club_of_request())
+    return answer(stored, NightRole.DIRECTOR, 201)
 
 
 @bp.get("/events/<int:event_id>")
@@ -105,7 +104,7 @@ def close(event_id: int):
     ``confirmation: required``, 409 ``rounds are not confirmed: …`` naming the tables and rounds
     while any is not confirmed (nothing closed)."""
     stored, role = api_event(event_id, write=True)
-    nights.close_event(stored)
+    nights.close_night(stored)
     return answer(stored, role)
 
 
@@ -113,5 +112,5 @@ def close(event_id: int):
 def reopen(event_id: int):
     """Reopen a closed night (director); idempotent → 200 with the night (``"closed": false``)."""
     stored, role = api_event(event_id, write=True)
-    nights.reopen_event(stored)
+    nights.reopen_night(stored)
     return answer(stored, role)
