@@ -351,7 +351,7 @@ def test_the_unconfirmed_rounds_query_agrees_with_the_engines_provisional_rule(n
             )  # the SQL's rule is the engine's
             assert ((list(got.rounds), list(got.disputed)) if got else ([], [])) == (waiting, disputed)
         assert set(found) <= set(PLAYED)
-        state = nights.event_state(stored, nights.EventRole.DIRECTOR)
+        state = nights.night_state(stored, nights.NightRole.DIRECTOR)
         seated = {(s.number, t.number): t.players for s in state.sessions for t in s.tables}
         for entry in state.leaderboard:
             expected = any(

@@ -107,7 +107,7 @@ class NewEventForm(FlaskForm):
         return player_lines(self.players.data)
 
     def to_document(self) -> dict[str, Any]:
-        """The night's document (club-format.md ``POST /api/v1/events``) for events.create_event.
+        """The night's document (club-format.md ``POST /api/v1/events``) for services.nights.create_night.
         ``sessions`` is a whole number when typed as one, else passed on for the engine to
         refuse; the phone's time zone only when the server knows it (as a new game's)."""
         sessions = whole_number(self.sessions.data)
