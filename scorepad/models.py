@@ -97,7 +97,7 @@ class StoredGame(Model):
     confirmation: Mapped[str] = mapped_column(String(10), default="optional", server_default="optional")
     # token_digest of the confirm token, derive_token(edit token, "confirm") (the witness's phone);
     # None for a game started before confirm tokens existed, until its scorer's page is opened
-    # (scorepad.services.confirmation.confirm_token_of).
+    # (scorepad.services.games.confirm_token_of).
     confirm_digest: Mapped[str | None] = mapped_column(String(64), unique=True, index=True)
     session_number: Mapped[int | None] = mapped_column(Integer)
     table_number: Mapped[int | None] = mapped_column(Integer)
@@ -386,7 +386,7 @@ class StoredClub(Model):
     admin_digest: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     view_digest: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     # Moves on with every change the ladder reads (a complete game's results, the members, the
-    # settings): the key of each process's copy of the ladder (scorepad.services.clubs.club_ladder).
+    # settings): the key of each process's copy of the ladder (scorepad.services.club_stats.club_ladder).
     stamp: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)

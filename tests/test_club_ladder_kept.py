@@ -1,4 +1,4 @@
-"""Each process keeps a copy of a club's ladder under the club's stamp (scorepad.services.clubs.club_ladder):
+"""Each process keeps a copy of a club's ladder under the club's stamp (scorepad.services.club_stats.club_ladder):
 every change the ladder reads moves the stamp, so the ladder read after it is the new one. The
 expected entries are the example's standings (tests/data/examples/tournament-full.json: finals
 −234, 56, 132, 46)."""

@@ -1,4 +1,4 @@
-"""The club page counts each member's wins in SQL (``clubs.club_overview``, one grouped query
+"""The club page counts each member's wins in SQL (``club_stats.club_overview``, one grouped query
 for every member): on generated results it agrees with the engine's rule
 (``scoring.club.is_win``: a complete game in which the seat ranks 1), and counts only games
 with a round played, as the page's ``games`` do."""
@@ -13,7 +13,7 @@ from sqlalchemy import select, update
 from scorepad.extensions import db
 from scorepad.models import StoredClub, StoredResult
 from scorepad.scoring.club import is_win
-from scorepad.services import clubs
+from scorepad.services import club_stats
 from tests.test_club_stats import add_member, create_club, start_game
 
 PLAYERS = ["Anne", "Beth", "Cath", "Diana"]  # G1's seats, all members
@@ -53,4 +53,4 @@ def test_the_wins_query_agrees_with_the_engines_rule(app, club, results):
             for seat, (complete, rank, played) in enumerate(seats):
                 expected[members[seat]] += played > 0 and is_win(complete, rank)
         stored = db.session.scalar(select(StoredClub).where(StoredClub.public_id == club["id"]))
-        assert {row.member.id: row.wins for row in clubs.club_overview(stored)} == expected
+        assert {row.member.id: row.wins for row in club_stats.club_overview(stored)} == expected

@@ -11,6 +11,7 @@ import pytest
 from scorepad.extensions import db
 from scorepad.models import StoredGame
 from scorepad.services import games, nights
+from scorepad.services.night_state import night_games, night_state
 from scorepad.tokens import derive_token
 
 NAMES = ["Anne", "Beth", "Cath", "Diana", "Emma", "Fay", "Gwen", "Hope", "Iris", "June", "Kate", "Lena"]
@@ -275,7 +276,7 @@ def test_the_nights_view_token_does_not_open_the_directors_pages(app, client):
     with app.app_context():
         found = nights.find_night(director)
         assert found is not None
-        view = nights.night_state(found[0], nights.NightRole.DIRECTOR).stored.view_token
+        view = night_state(found[0], nights.NightRole.DIRECTOR).stored.view_token
     assert view and view != director
     for path in ("", "/seating", "/cards"):
         assert client.get(f"/d/{view}{path}").status_code == 403
@@ -432,7 +433,7 @@ def stored_confirmations(app, director: str) -> set[str]:
     """The night's confirmation and every one of its tables' games'."""
     with app.app_context():
         stored = nights.find_night(director)[0]
-        return {stored.confirmation} | {g.confirmation for g in nights.night_games(stored).values()}
+        return {stored.confirmation} | {g.confirmation for g in night_games(stored).values()}
 
 
 def test_the_new_night_form_offers_the_confirmation_optional_by_default(client):

@@ -21,6 +21,7 @@ from scorepad.extensions import db
 from scorepad.models import StoredEvent, StoredGame, StoredHistory, StoredRound, token_digest
 from scorepad.scoring.trust import CONFIRMED, DISPUTED, STATUSES, counts_as_provisional
 from scorepad.services import common, games, nights, rounds
+from scorepad.services.night_state import night_state, unconfirmed_tables
 from scorepad.tokens import derive_token
 
 from .test_api_events import NIGHT, FirstSeat, no_queens, no_tricks, play_the_example, post_round, table
@@ -103,9 +104,9 @@ def test_the_tables_tokens_derive_from_the_nights(night_app, night):
 
 def test_a_viewers_state_holds_no_edit_token(night_app, night):
     with night_app.app_context():
-        state = nights.night_state(*held(night_app, night, night["view_token"]))
+        state = night_state(*held(night_app, night, night["view_token"]))
         assert all(t.edit_token is None and t.confirm_token is None for s in state.sessions for t in s.tables)
-        state = nights.night_state(*held(night_app, night, night["director_token"]))
+        state = night_state(*held(night_app, night, night["director_token"]))
         assert all(t.edit_token for s in state.sessions for t in s.tables)
 
 
@@ -302,13 +303,13 @@ def test_the_unconfirmed_rounds_of_a_night_are_one_query_in_table_order(night_ap
         listener = lambda *args: statements.append(args[2])  # noqa: E731 (conn, cursor, statement, ...)
         sqlalchemy.event.listen(db.engine, "before_cursor_execute", listener)
         try:
-            found = nights.unconfirmed_tables(stored)
+            found = unconfirmed_tables(stored)
         finally:
             sqlalchemy.event.remove(db.engine, "before_cursor_execute", listener)
         # Round 3 of s2 T4 is disputed (set_status leaves no note).
         assert found == [(1, 3, (1, 2), ()), (2, 4, (1, 3), ((3, None),))]
         assert len(statements) == 1
-        state = nights.night_state(stored, nights.NightRole.DIRECTOR)
+        state = night_state(stored, nights.NightRole.DIRECTOR)
         waiting = {(t.session, t.number): t.unconfirmed for s in state.sessions for t in s.tables if t.unconfirmed}
         assert waiting == {(1, 3): (1, 2), (2, 4): (1, 3)}
 
@@ -341,7 +342,7 @@ def test_the_unconfirmed_rounds_query_agrees_with_the_engines_provisional_rule(n
             set_status(night_app, table(played, *key), number, status)
     with night_app.app_context():
         stored = held(night_app, played, played["director_token"])[0]
-        found = {(t.session, t.table): t for t in nights.unconfirmed_tables(stored)}
+        found = {(t.session, t.table): t for t in unconfirmed_tables(stored)}
         for key, table_statuses in statuses.items():
             waiting = [n for n, status in enumerate(table_statuses, 1) if status != CONFIRMED]
             disputed = [(n, None) for n, status in enumerate(table_statuses, 1) if status == DISPUTED]
@@ -351,7 +352,7 @@ def test_the_unconfirmed_rounds_query_agrees_with_the_engines_provisional_rule(n
             )  # the SQL's rule is the engine's
             assert ((list(got.rounds), list(got.disputed)) if got else ([], [])) == (waiting, disputed)
         assert set(found) <= set(PLAYED)
-        state = nights.night_state(stored, nights.NightRole.DIRECTOR)
+        state = night_state(stored, nights.NightRole.DIRECTOR)
         seated = {(s.number, t.number): t.players for s in state.sessions for t in s.tables}
         for entry in state.leaderboard:
             expected = any(
@@ -460,7 +461,7 @@ def test_a_table_with_no_save_for_ten_minutes_stands_out(night_app, client, nigh
     for after, stale in ((timedelta(minutes=9, seconds=59), False), (timedelta(minutes=10), True)):
         night_app.config["CLOCK"] = lambda after=after: saved_at + after
         with night_app.app_context():
-            state = nights.night_state(*held(night_app, night, night["director_token"]))
+            state = night_state(*held(night_app, night, night["director_token"]))
         tables = {(t.session, t.number): t for s in state.sessions for t in s.tables}
         assert tables[(1, 3)].stale is stale
         assert tables[(1, 3)].last_save == saved_at

@@ -141,7 +141,7 @@ def test_upgrading_from_the_first_revision_keeps_every_game_and_its_scores(empty
             assert [dict(r.round) for r in replay(entries)] == recorded
             assert {r.status for r in stored.rounds} == {"provisional"} and stored.confirmation == "optional"
             assert stored.confirm_digest is None
-            confirm = confirmation.confirm_token_of(stored, f"edit-{game_id:028d}")
+            confirm = games.confirm_token_of(stored, f"edit-{game_id:028d}")
             assert confirmation.find_witness(confirm) == stored
 
 

@@ -41,6 +41,7 @@ import sqlalchemy
 
 from scorepad.extensions import db
 from scorepad.services import confirmation, games, nights, rounds
+from scorepad.views import night as night_view
 from tests.test_api_events import NIGHT as API_NIGHT
 from tests.test_names import without_isolates
 
@@ -366,7 +367,8 @@ def test_a_304_costs_one_stamp_lookup_and_loads_no_night(app, client, monkeypatc
     lookups = []
     real_stamp = nights.night_stamp
     monkeypatch.setattr(nights, "night_stamp", lambda token: lookups.append(token) or real_stamp(token))
-    monkeypatch.setattr(nights, "night_state", lambda *args: pytest.fail("the night was loaded on a 304"))
+    # The board view reads the night through the name it imported.
+    monkeypatch.setattr(night_view, "night_state", lambda *args: pytest.fail("the night was loaded on a 304"))
     statements = []  # what went through SQLAlchemy (the ORM session or Core), not the one driver-level lookup
     with app.app_context():
         engine = db.engine

@@ -23,7 +23,7 @@ from .sheet import csv_cell
 
 if TYPE_CHECKING:
     from ..scoring.club import LadderEntry, LadderRules, MemberGame, MemberStats, Rival
-    from ..services.clubs import MemberRating, MemberRow
+    from ..services.club_stats import MemberRating, MemberRow
 
 #: The club page shows the ladder's first lines (a link leads to the whole ladder).
 LADDER_TOP = 5
@@ -145,7 +145,7 @@ def results_points(history: Sequence[MemberGame], date_text: Callable[[date], st
 
 
 def overview_rows(rows: Sequence[MemberRow]) -> list[dict[str, Any]]:
-    """The club page's members table: per member (:class:`scorepad.services.clubs.MemberRow`) its ``id``,
+    """The club page's members table: per member (:class:`scorepad.services.club_stats.MemberRow`) its ``id``,
     ``name``, ``games`` and ``wins``, the ``average`` and the rating's ``ordinal`` as text (None
     before any game, before any complete game)."""
     return [

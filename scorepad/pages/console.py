@@ -23,7 +23,7 @@ from ..render.qr import qr_svg
 from .common import zone_named
 
 if TYPE_CHECKING:
-    from ..services.nights import NightState, SessionState, TableState
+    from ..services.night_state import NightState, SessionState, TableState
 
 #: The seats' numbers as players read them on a card: clockwise from seat 1.
 SEAT_NUMBERS = (1, 2, 3, 4)

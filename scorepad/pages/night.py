@@ -18,7 +18,7 @@ from .sheet import csv_cell
 
 if TYPE_CHECKING:
     from ..scoring.event import Entry
-    from ..services.nights import NightState, SessionState, TableState
+    from ..services.night_state import NightState, SessionState, TableState
 
 #: The big screen lists at most this many leaderboard lines per column…
 SCREEN_ROWS = 14

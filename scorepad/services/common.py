@@ -47,6 +47,23 @@ class NightClosed(Conflict):
         super().__init__(NIGHT_CLOSED)
 
 
+class RoundChanged(Conflict):
+    """An edit of a round opened when the round was another one (:func:`scorepad.services.rounds.round_changed`): HTTP
+    409 for the edit form, 412 for the API's ``If-Match``."""
+
+
+class KeyReused(Exception):
+    """An idempotency key sent again with a different request (HTTP 422): a key names one
+    save, so it cannot store or replay another round (:mod:`scorepad.services.rounds`).
+    ``template`` as :class:`Conflict`'s."""
+
+    template = N_("this idempotency key was already used for a different round")
+
+    def __init__(self) -> None:
+        super().__init__(self.template)
+        self.message = self.template
+
+
 class NotFound(LookupError):
     """What the request names does not exist (HTTP 404): a round number beyond the game's
     rounds, no round to undo. ``args[0]`` names it (a round number, or a sentence);

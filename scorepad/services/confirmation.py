@@ -9,33 +9,18 @@ from ..extensions import db
 from ..models import (
     StoredGame,
     StoredRound,
-    token_digest,
     utcnow,
 )
 from ..scoring.errors import N_
 from ..scoring.trust import CONFIRMED, DISPUTED, WITNESS, checks_open, parse_note
 from ..tokens import TOKEN_BYTES as TOKEN_BYTES  # the size of every token (192 bits), for callers that check a shape
-from ..tokens import derive_token
 from . import history
 from .common import MAX_ID, Conflict, NotFound, clock, find_by_digest, lock_game, token_role
-from .games import CONFIRM, authorize
+from .games import authorize
 from .rounds import check_based_on
 
 #: The refusal of a confirm or dispute on a game whose confirmation is off (HTTP 409).
 CHECKING_OFF = N_("confirmation is off for this game: its rounds are not checked")
-
-
-def confirm_token_of(stored: StoredGame, edit_token: str) -> str:
-    """The confirm token of ``stored`` for the holder of its edit token ``edit_token`` (the
-    witness's link, shown on the scorer's page as a QR code): derived from the edit token with
-    purpose :data:`CONFIRM`, so the database keeps only its digest. A game started before
-    issue 15 has no digest yet: it is stored now (and committed), so the link works from then
-    on. The caller has checked that ``edit_token`` is the game's."""
-    token = derive_token(edit_token, CONFIRM)
-    if stored.confirm_digest is None:
-        stored.confirm_digest = token_digest(token)
-        db.session.commit()
-    return token
 
 
 #: The digest of a game's confirm token, for :func:`~scorepad.services.common.find_by_digest`.

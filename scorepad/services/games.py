@@ -169,3 +169,16 @@ def edit_token_fits(stored: StoredGame, token: str) -> bool:
     """True when ``token`` is the game's edit token (its digest compared in constant time);
     nothing is held on ``stored``, unlike :func:`authorize`."""
     return bool(token) and hmac.compare_digest(stored.edit_digest, token_digest(token))
+
+
+def confirm_token_of(stored: StoredGame, edit_token: str) -> str:
+    """The confirm token of ``stored`` for the holder of its edit token ``edit_token`` (the
+    witness's link, shown on the scorer's page as a QR code): derived from the edit token with
+    purpose :data:`CONFIRM`, so the database keeps only its digest. A game started before
+    issue 15 has no digest yet: it is stored now (and committed), so the link works from then
+    on. The caller has checked that ``edit_token`` is the game's."""
+    token = derive_token(edit_token, CONFIRM)
+    if stored.confirm_digest is None:
+        stored.confirm_digest = token_digest(token)
+        db.session.commit()
+    return token

@@ -11,15 +11,15 @@ the export's JSON) and
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import select
 
 from ..extensions import db
-from ..models import StoredGame, StoredHistory, aware_utc
+from ..models import StoredClub, StoredGame, StoredHistory, aware_utc
 from ..scoring import export_game
-from . import clubs
 
 
 def log(
@@ -73,12 +73,22 @@ def statuses(stored: StoredGame) -> list[str]:
     return [row.status for row in stored.rounds]
 
 
+def club_fields(club_id: int | None, members: Sequence[str | None] | None) -> dict[str, Any]:
+    """A club game's or night's ``club`` (the club's id) and ``members`` (a member id or None
+    per player, as it was started: merges do not rewrite them) for its export (club-format.md
+    "Game document additions"); {} for one of no club."""
+    if club_id is None:
+        return {}
+    club = db.session.get(StoredClub, club_id)
+    return {"club": club.public_id if club else None, "members": list(members or [])}
+
+
 def export_stored(stored: StoredGame, *, with_history: bool = True) -> dict[str, Any]:
     """The export of ``stored`` (game-format.md with club-format.md's additions): every round's
     ``status`` and, with ``with_history``, the game's ``history`` (oldest first, as
     :func:`entry_export`). An import ignores both (scoring.document.parse_game)."""
     doc = export_game(stored.to_game(), statuses=statuses(stored))
-    doc.update(clubs.club_fields(stored.club_id, stored.members))
+    doc.update(club_fields(stored.club_id, stored.members))
     if with_history:
         doc["history"] = history_export(stored)
     return doc

@@ -29,7 +29,7 @@ from ..scoring.trust import PROVISIONAL, SCORER
 from ..tokens import TOKEN_BYTES as TOKEN_BYTES  # the size of every token (192 bits), for callers that check a shape
 from . import history
 from .clubs import club_rating, club_results
-from .common import Conflict, NotFound, clock, lock_game
+from .common import Conflict, KeyReused, NotFound, RoundChanged, clock, lock_game
 
 
 def _commit_round(stored: StoredGame, row: StoredRound) -> None:
@@ -66,17 +66,6 @@ class Replayed(Exception):
         self.number = row.number
         self.digest = round_digest(row)
         self.status = row.status  # confirmed or disputed since it was saved, maybe (issue 15)
-
-
-class KeyReused(Exception):
-    """An idempotency key sent again with a different request (HTTP 422): a key names one
-    save, so it cannot store or replay another round. ``template`` as :class:`Conflict`'s."""
-
-    template = N_("this idempotency key was already used for a different round")
-
-    def __init__(self) -> None:
-        super().__init__(self.template)
-        self.message = self.template
 
 
 def check_client_key(key: Any, path: str) -> str | None:
@@ -203,11 +192,6 @@ def round_unanchored(number: int) -> Conflict:
     return Conflict(
         N_("open round %(n)d’s edit form again: this one does not say which round it was opened on"), n=number
     )
-
-
-class RoundChanged(Conflict):
-    """An edit of a round opened when the round was another one (:func:`round_changed`): HTTP
-    409 for the edit form, 412 for the API's ``If-Match``."""
 
 
 def round_changed(number: int) -> RoundChanged:

@@ -8,7 +8,7 @@ from typing import Any
 from ..models import StoredGame, StoredHistory
 from ..scoring import Game
 from ..scoring.trust import checks_open
-from . import confirmation, history
+from . import games, history
 from .common import night_closed
 
 
@@ -44,7 +44,7 @@ def scorer_state(stored: StoredGame, can_edit: bool, game: Game | None = None) -
         timezone=stored.timezone,
         undone=stored.undone if can_edit else None,
         night_closed=bool(can_edit and stored.event_id and night_closed(stored.event_id, for_write=False)),
-        confirm_token=confirmation.confirm_token_of(stored, edit_token)
+        confirm_token=games.confirm_token_of(stored, edit_token)
         if edit_token and checks_open(stored.confirmation)
         else None,
     )

@@ -12,8 +12,8 @@ from ..extensions import csrf
 from ..models import StoredGame, StoredRound
 from ..scoring import Game, export_game
 from ..scoring.trust import PROVISIONAL, shown_status
-from ..services import clubs, confirmation, games, rounds
-from ..services.history import export_stored, history_export
+from ..services import confirmation, games, rounds
+from ..services.history import club_fields, export_stored, history_export
 from ..services.rematch import start_rematch
 from ..web.device import creator
 from ..web.errors import error_response, json_errors
@@ -73,7 +73,7 @@ def game_created(stored: StoredGame, game: Game, *, as_stored: bool = False) -> 
     ``links`` (with ``confirm``: the witness's page, which carries the confirm token) and its
     ``game`` export. ``as_stored``: a game stored earlier (a rematch asked for again), exported
     as it is now, with each round's status (``game`` is then not used)."""
-    confirm_token = confirmation.confirm_token_of(stored, stored.edit_token or "")
+    confirm_token = games.confirm_token_of(stored, stored.edit_token or "")
     return created(
         {
             "id": stored.id,
@@ -83,7 +83,7 @@ def game_created(stored: StoredGame, game: Game, *, as_stored: bool = False) -> 
             "links": {**game_links(stored), "confirm": url_for("confirm.show", token=confirm_token, _external=True)},
             "game": export_stored(stored, with_history=False)
             if as_stored
-            else export_game(game) | clubs.club_fields(stored.club_id, stored.members),
+            else export_game(game) | club_fields(stored.club_id, stored.members),
         }
     )
 

@@ -25,7 +25,7 @@ from ..extensions import csrf
 from ..models import StoredClub, StoredMember
 from ..pages.club import score_value
 from ..scoring.club import LadderEntry, ladder_to_dict
-from ..services import clubs
+from ..services import club_stats, clubs
 from ..services.clubs import ADMIN
 from ..web.errors import error_response, json_errors
 from ..web.json_input import request_json
@@ -76,7 +76,7 @@ def club_export(club: StoredClub) -> dict[str, Any]:
         "ladder": ladder_to_dict(clubs.ladder_rules(club)),
         "members": [
             {"id": row.member.public_id, "name": row.member.name, "games": row.games}
-            for row in clubs.club_overview(club)
+            for row in club_stats.club_overview(club)
         ],
         "links": club_links(club),
     }
@@ -160,8 +160,8 @@ def member_export(club: StoredClub, member: StoredMember) -> dict[str, Any]:
     """A member's statistics as club-format.md "A member's statistics" gives them, with
     ``nemesis`` and ``favourite_victim`` (``{"member", "name", "points"}`` or null) and
     ``links.page``."""
-    stats = clubs.member_statistics(club, member)
-    rating = clubs.member_rating(club, member)
+    stats = club_stats.member_statistics(club, member)
+    rating = club_stats.member_rating(club, member)
     names = clubs.member_names(club)
 
     def rival(found: Any) -> dict[str, Any] | None:
@@ -215,5 +215,5 @@ def entry_export(entry: LadderEntry) -> dict[str, Any]:
 def ladder(public_id: str) -> Response:
     """The club's season ladder (admin or view token)."""
     club = api_club(public_id, write=False)
-    rules, entries = clubs.club_ladder(club)
+    rules, entries = club_stats.club_ladder(club)
     return jsonify({**ladder_to_dict(rules), "entries": [entry_export(e) for e in entries]})

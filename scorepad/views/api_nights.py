@@ -17,12 +17,14 @@ from flask import Blueprint, Response, abort, jsonify
 from ..extensions import csrf
 from ..models import StoredEvent
 from ..services import nights
+from ..services.night_state import night_state
 from ..services.nights import NightRole
 from ..web.device import creator
 from ..web.errors import error_response, json_errors
 from ..web.json_input import request_json
 from ..web.limits import EVENT_STARTS, limit
 from ..web.loaders import bearer_token, club_of_request
+from ..web.night_export import night_export
 
 bp = Blueprint("api_nights", __name__, url_prefix="/api/v1")
 #: The fields of an adjustment's body; any other is refused (422 at its name).
@@ -48,7 +50,7 @@ def api_event(event_id: int, write: bool) -> tuple[StoredEvent, str]:
 
 def answer(stored: StoredEvent, role: str, status: int = 200) -> Response:
     """The night as ``role`` sees it, with ``status``; 201s carry its API URL in ``Location``."""
-    doc = nights.night_export(nights.night_state(stored, role))
+    doc = night_export(night_state(stored, role))
     response = jsonify(doc)
     response.status_code = status
     if status == 201:

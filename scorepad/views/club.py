@@ -42,7 +42,7 @@ from ..render.charts import rating_svg, results_svg
 from ..scoring import ScoringError, parse_game
 from ..scoring.event import parse_event
 from ..security import image_policy
-from ..services import clubs, common, games, nights, presets
+from ..services import club_stats, clubs, common, games, nights, presets
 from ..web.device import creator, device_id
 from ..web.downloads import send_download
 from ..web.limits import EVENT_STARTS, GAME_STARTS, limit
@@ -124,12 +124,12 @@ def club_context(club: clubs.StoredClub, token: str, admin: bool, **forms: Any) 
     and, for the admin, the members' forms (one given with its errors is kept) and the view
     link with its QR code."""
     pairs = member_pairs(club)
-    rules, entries = clubs.club_ladder(club)
+    rules, entries = club_stats.club_ladder(club)
     context: dict[str, Any] = {
         "club": club,
         "token": token,
         "admin": admin,
-        "members": overview_rows(clubs.club_overview(club)),
+        "members": overview_rows(club_stats.club_overview(club)),
         "ladder_top": ladder_rows(entries[:LADDER_TOP]),
         "rules": ladder_rules_text(rules, long_date),
         "member_url": member_url_of(token),
@@ -228,7 +228,7 @@ def merge(token: str):
         elif source.id == target.id:
             form.form_errors.append(_("Choose two different members."))
         elif form.confirmed.data != "yes":
-            games = {row.member.id: row.games for row in clubs.club_overview(club)}
+            games = {row.member.id: row.games for row in club_stats.club_overview(club)}
             sides = {
                 key: {"id": m.public_id, "name": m.name, "games": games.get(m.id, 0)}
                 for key, m in (("source", source), ("target", target))
@@ -270,8 +270,8 @@ def member_page(token: str, member_id: str):
     found = member_of(club, member_id)
     if found.public_id != member_id:
         return redirect(url_for("club.member_page", token=token, member_id=found.public_id), 303)
-    stats = clubs.member_statistics(club, found)
-    context = member_figures(stats, clubs.member_rating(club, found), clubs.member_names(club))
+    stats = club_stats.member_statistics(club, found)
+    context = member_figures(stats, club_stats.member_rating(club, found), clubs.member_names(club))
     return render_template(
         "club/member.html", club=club, token=token, admin=admin, name=found.name, member_id=found.public_id, **context
     )
@@ -289,7 +289,7 @@ def svg_answer(body: bytes) -> Response:
 def rating_chart(token: str, member_id: str):
     """The member's rating after each rated game (μ and the ordinal), as an SVG chart."""
     club, _admin = club_of(token)
-    rating = clubs.member_rating(club, member_of(club, member_id))
+    rating = club_stats.member_rating(club, member_of(club, member_id))
     return svg_answer(rating_svg(rating_points(rating, short_date)))
 
 
@@ -298,7 +298,7 @@ def rating_chart(token: str, member_id: str):
 def results_chart(token: str, member_id: str):
     """The member's points in each of their latest games, as an SVG chart."""
     club, _admin = club_of(token)
-    stats = clubs.member_statistics(club, member_of(club, member_id))
+    stats = club_stats.member_statistics(club, member_of(club, member_id))
     return svg_answer(results_svg(results_points(stats.history, short_date)))
 
 
@@ -328,7 +328,7 @@ def game(token: str, game_id: int):
 def ladder_page(token: str):
     """The season ladder, printable on one page (60 members fit)."""
     club, admin = club_of(token)
-    rules, entries = clubs.club_ladder(club)
+    rules, entries = club_stats.club_ladder(club)
     return render_template(
         "club/ladder.html",
         club=club,
@@ -345,7 +345,7 @@ def ladder_page(token: str):
 def ladder_download(token: str):
     """The ladder as CSV (:func:`scorepad.pages.club.ladder_csv`)."""
     club, _admin = club_of(token)
-    _rules, entries = clubs.club_ladder(club)
+    _rules, entries = club_stats.club_ladder(club)
     body = ladder_csv(entries).encode("utf-8-sig")
     return send_download(body, "text/csv", f"{common.clock().date().isoformat()} {club.name} ladder.csv")
 

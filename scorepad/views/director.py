@@ -24,6 +24,7 @@ from ..pages.console import console_page, inline_qr
 from ..scoring import ScoringError
 from ..scoring.event import parse_event
 from ..services import common, nights, presets
+from ..services.night_state import NightState, night_state, unconfirmed_message
 from ..services.nights import NightRole
 from ..web import htmx
 from ..web.device import creator, device_id
@@ -53,7 +54,7 @@ def director_event(token: str) -> StoredEvent:
 def console_context(stored: StoredEvent, token: str, **forms: Any) -> dict[str, Any]:
     """The console's template variables: :func:`scorepad.pages.console.console_page` of the night
     now, its token, the poll interval, and its forms (an adjustment form with errors may be given)."""
-    state = nights.night_state(stored, NightRole.DIRECTOR)
+    state = night_state(stored, NightRole.DIRECTOR)
     page = console_page(state, common.clock())
     page.update(
         {
@@ -159,7 +160,7 @@ def _button(token: str, action: Any, done: str):
     try:
         action(stored)
     except nights.Unconfirmed as exc:  # the tables and rounds, named in the page's language
-        message = nights.unconfirmed_message(exc.tables, get_translations())
+        message = unconfirmed_message(exc.tables, get_translations())
         return refused(stored, token, 409, message=message[:1].upper() + message[1:])
     except common.Conflict as exc:
         return refused(stored, token, 409, message=engine_text(exc.template, **exc.params))
@@ -167,7 +168,7 @@ def _button(token: str, action: Any, done: str):
     return redirect(url_for("director.page", token=token), 303)
 
 
-def unfinished_tables(state: nights.NightState) -> int:
+def unfinished_tables(state: NightState) -> int:
     """How many of the night's tables have not played their last round (the services' ``complete``)."""
     return sum(1 for session in state.sessions for table in session.tables if not table.complete)
 
@@ -181,7 +182,7 @@ def close(token: str):
     rounds (:class:`scorepad.services.nights.Unconfirmed`)."""
     stored = director_event(token)
     if request.form.get("unfinished") != "yes":
-        left = unfinished_tables(nights.night_state(stored, NightRole.DIRECTOR))
+        left = unfinished_tables(night_state(stored, NightRole.DIRECTOR))
         if left and ButtonForm().validate_on_submit():
             message = ngettext(
                 "%(num)d table has not finished: tick the box to close the night all the same.",
@@ -206,7 +207,7 @@ def seating(token: str):
     """The seating plan of every session, and a swap of two players in a session (POST →
     303 here); refused (409, saying why) once that session has a round or the night is closed."""
     stored = director_event(token)
-    state = nights.night_state(stored, NightRole.DIRECTOR)
+    state = night_state(stored, NightRole.DIRECTOR)
     names = state.spec.players
     form = SwapForm(sessions=len(state.sessions), players=names)
     status = 200
@@ -225,7 +226,7 @@ def seating(token: str):
             else:
                 flash(_("Session %(n)d: %(a)s and %(b)s trade places.", n=session, a=names[first], b=names[second]))
                 return redirect(url_for("director.seating", token=token), 303)
-        state = nights.night_state(stored, NightRole.DIRECTOR)
+        state = night_state(stored, NightRole.DIRECTOR)
     context = console_page(state, common.clock())
     return render_template("director/seating.html", token=token, form=form, **context), status
 
@@ -244,7 +245,7 @@ def cards(token: str):
     session's with ``?session=<n>`` (a later session printed when its players arrive; 404 for
     a session the night does not have)."""
     stored = director_event(token)
-    context = console_page(nights.night_state(stored, NightRole.DIRECTOR), common.clock())
+    context = console_page(night_state(stored, NightRole.DIRECTOR), common.clock())
     only = request.args.get("session")
     if only is not None:
         chosen = [s for s in context["sessions"] if str(s["number"]) == only]

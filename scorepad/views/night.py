@@ -20,9 +20,10 @@ from ..models import StoredEvent
 from ..pages.night import night_date, night_page, results_csv, results_page
 from ..render.qr import qr_svg
 from ..services import nights
-from ..services.nights import NightState
+from ..services.night_state import NightState, night_state
 from ..web.downloads import send_download
 from ..web.live import POLL_SECONDS, cached_fragment, live_answer, live_request, no_cache, stamp_etag
+from ..web.night_export import night_export
 
 bp = Blueprint("night", __name__, url_prefix="/n")
 
@@ -43,7 +44,7 @@ def night_of_view_token(token: str) -> StoredEvent:
 def night_to_view(token: str) -> NightState:
     """The state of the night whose view token is ``token``, as its view role sees it (no edit
     or director token in it); 404 as :func:`night_of_view_token`."""
-    return nights.night_state(night_of_view_token(token), nights.NightRole.VIEW)
+    return night_state(night_of_view_token(token), nights.NightRole.VIEW)
 
 
 def night_etag(token: str, layout: str, language: str) -> str | None:
@@ -141,5 +142,5 @@ def csv(token: str):
 def export(token: str):
     """The night as JSON, as the API gives it to the view token (no edit or director token)."""
     state = night_to_view(token)
-    body = json.dumps(nights.night_export(state), ensure_ascii=False, indent=2).encode()
+    body = json.dumps(night_export(state), ensure_ascii=False, indent=2).encode()
     return send_download(body, "application/json", download_name(state, "json"))

@@ -21,8 +21,7 @@ from werkzeug.http import HTTP_STATUS_CODES
 
 from ..i18n import engine_text, error_text, http_error_text
 from ..scoring import ScoringError
-from ..services.common import Conflict, NotFound, Refused
-from ..services.rounds import KeyReused, RoundChanged
+from ..services.common import Conflict, KeyReused, NotFound, Refused, RoundChanged
 
 #: The statuses whose Flask errors the app answers itself (any other keeps Werkzeug's page).
 HANDLED = (400, 403, 404, 405, 409, 413, 415, 422, 429)

@@ -24,7 +24,7 @@ from ..pages.scorer import scorer_parts
 from ..scoring import Game
 from ..scoring.game import rematch_first_declarer
 from ..scoring.trust import checks_open, shown_status
-from ..services import confirmation, rounds
+from ..services import games, rounds
 from ..services.scorer import ScorerState, scorer_state
 from .live import stamp_etag
 
@@ -142,7 +142,7 @@ def scorer_witness(
     box = poll = etag = None
     if can_edit and stored.edit_token and checks_open(stored.confirmation):
         if with_box:
-            confirm_token = confirm_token or confirmation.confirm_token_of(stored, stored.edit_token)
+            confirm_token = confirm_token or games.confirm_token_of(stored, stored.edit_token)
             box = CheckBox(url_for("confirm.show", token=confirm_token, _external=True))
         language = str(get_locale())
         poll = url_for("disputes.disputed", token=stored.edit_token, lang=language)

@@ -202,13 +202,13 @@ def tv_games(app) -> dict[str, tuple[str, int]]:
         "brader-32": {**brader, "players": LONG_NAMES},
         "nine-28": nine,
     }
-    games = {}
+    boards = {}
     with app.app_context():
         for name, document in documents.items():
             stored, _ = games.create_game(document)
-            games[name] = stored.view_token, len(document["rounds"])
+            boards[name] = stored.view_token, len(document["rounds"])
         db.session.remove()
-    return games
+    return boards
 
 
 #: What the screen says of the rounds it leaves out: it shows the last nine (worked by hand:
@@ -218,10 +218,10 @@ NOT_SHOWN = {10: "Round 1 not shown", 28: "Rounds 1–19 not shown", 32: "Rounds
 
 @pytest.mark.parametrize("width, height", [(1920, 1080), (1280, 720)])
 def test_the_big_screen_fits_a_tv_without_scrolling(app, live_server, browser, screenshot_dir, width, height):
-    games = tv_games(app)
+    boards = tv_games(app)
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
-    for name, (view, played) in games.items():
+    for name, (view, played) in boards.items():
         page.goto(f"{live_server}/b/{view}/screen")
         size = page.evaluate(WINDOW_AND_PAGE)
         assert size["window"] == [width, height]
