@@ -82,14 +82,14 @@ def create_app(config=None) -> Flask:
     for blueprint in (games.bp, rounds.bp, presets.bp, board.bp, sheet.bp, pwa.bp, language.bp, api.bp, api_presets.bp):
         app.register_blueprint(blueprint)
     app.register_blueprint(card.bp)  # the result card to share, /b/<token>/card.png
-    app.register_blueprint(charts.bp)  # issue 16: the running totals chart, /b/<token>/chart.svg and /chart
-    # Club nights (issue 14): the API, the director's pages (/d/<token>) and the public ones (/n/<token>).
+    app.register_blueprint(charts.bp)  # the running totals chart, /b/<token>/chart.svg and /chart
+    # Club nights: the API, the director's pages (/d/<token>) and the public ones (/n/<token>).
     for blueprint in (api_nights.bp, director.bp, night.bp):
         app.register_blueprint(blueprint)
-    # Issue 15: the witness's page (/c/<confirm token>) and the game's record of changes (/h/<token>).
+    # The witness's page (/c/<confirm token>) and the game's record of changes (/h/<token>).
     for blueprint in (confirm.bp, confirm.scorer_bp, history.bp):
         app.register_blueprint(blueprint)
-    # Issue 16: clubs, their members, statistics, ladder and rating: the API and the pages (/k/<token>).
+    # Clubs, their members, statistics, ladder and rating: the API and the pages (/k/<token>).
     for blueprint in (api_clubs.bp, club.bp):
         app.register_blueprint(blueprint)
     cli.register(app)

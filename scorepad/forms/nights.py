@@ -2,7 +2,7 @@
 club's new night with its members ticked, a hand change to the seating, a director's adjustment.
 
 The forms only collect what was typed and build the night's document
-(``barbu-scorepad/event@1``); the engine (``scorepad.scoring.event``, through
+(``barbu-scorepad/event@1``); the engine (``scorepad.scoring.night``, through
 :mod:`scorepad.services.nights`) decides what is valid, and :meth:`NewEventForm.add_engine_error` puts its
 refusal next to the field its path names.
 """

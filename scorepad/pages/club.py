@@ -1,4 +1,4 @@
-"""What a club's pages show (issue 16; club-format.md "Club, members, statistics, ladder,
+"""What a club's pages show (club-format.md "Club, members, statistics, ladder,
 rating"): the club page, a member's page with its two charts' tables, the printable ladder and
 its CSV, arranged from what the services computed (the engine's member statistics and ladder,
 the stored ratings). No SQL and no rules here: these functions put names to member ids and

@@ -1,4 +1,4 @@
-"""What the witness's page shows (issue 15, club-format.md "Trust: confirmation and history"):
+"""What the witness's page shows (club-format.md "Trust: confirmation and history"):
 the rounds a second player at the table is asked to check, each with what the scorer entered
 and what it settles, arranged from the engine's results (:func:`.rounds.settlement_of`); and
 what the scorer's page shows of it (the confirm link's QR code, the disputed notes).

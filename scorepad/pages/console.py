@@ -1,4 +1,4 @@
-"""What a club night's pages show (issue 14; club-format.md "Club night"), arranged from the
+"""What a club night's pages show (club-format.md "Club night"), arranged from the
 night's state (:class:`scorepad.services.nights.NightState`: progress, staleness and the leaderboard
 all computed by the engine and the services). No SQL and no rules here: these functions only
 put names to indexes and words to times.
@@ -93,7 +93,7 @@ def session_part(session: SessionState, names: tuple[str, ...], now: datetime, z
 
 
 def leaderboard_rows(state: NightState) -> list[dict[str, Any]]:
-    """The leaderboard's lines (the engine's :class:`~scorepad.scoring.event.Entry`, in its
+    """The leaderboard's lines (the engine's :class:`~scorepad.scoring.night.Entry`, in its
     order) with the places as text."""
     return [{"entry": entry, "places": places_text(entry.places)} for entry in state.leaderboard]
 

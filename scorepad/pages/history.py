@@ -1,4 +1,4 @@
-"""What the game's record of changes shows (issue 15; club-format.md "Trust: confirmation and
+"""What the game's record of changes shows (club-format.md "Trust: confirmation and
 history"): the marks of the rounds on the board, the scorer's page and the printed sheet, the
 "edited twice, last at 21:14" of a corrected round, the history page and the sheet's footnotes.
 
@@ -158,9 +158,6 @@ def trust_part(
     return Trust(watched, marks, tuple(kind for kind in MARK_SYMBOLS if kind in shown), unsettled)
 
 
-# -- the rounds of the history, in words ----------------------------------------------------------------
-
-
 def round_of(obj: Mapping[str, Any]) -> Round:
     """The engine's :class:`~scorepad.scoring.Round` of a round object stored in the history
     (game-format.md "Round", checked when it was written): only to say it in words."""
@@ -280,9 +277,6 @@ def history_page(game: Game, rows: Sequence[StoredHistory], zone_name: str | Non
         "zone": zone_name if zone is not None else "UTC",
         "before_record": not rows and bool(game.rounds),
     }
-
-
-# -- the printed sheet's footnotes ------------------------------------------------------------
 
 
 def corrections(rows: Sequence[StoredHistory]) -> dict[int, tuple[dict[str, Any], dict[str, Any]]]:

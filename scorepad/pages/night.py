@@ -1,4 +1,4 @@
-"""What a club night's public pages show (issue 14; club-format.md "Club night"): the event board
+"""What a club night's public pages show (club-format.md "Club night"): the event board
 (phone and TV), the printed results and their CSV, arranged from :class:`scorepad.services.nights.NightState`
 (the engine's leaderboard and each table's standings). No rule is decided here: ranks, totals,
 places and the session that is on all come from the state."""
@@ -17,7 +17,7 @@ from flask_babel import format_decimal
 from .sheet import csv_cell
 
 if TYPE_CHECKING:
-    from ..scoring.event import Entry
+    from ..scoring.night import Entry
     from ..services.night_state import NightState, SessionState, TableState
 
 #: The big screen lists at most this many leaderboard lines per column…

@@ -77,9 +77,6 @@ def edit_page(game: Game, number: int, contract: str) -> dict[str, Any]:
     }
 
 
-# -- what an edit changed (the game page's confirmation, issue 13) ---------------------------
-
-
 def edit_summary(after: Game, number: int, old: Round) -> dict[str, Any]:
     """What the edit of round ``number`` (1-based) from ``old`` to what it is in ``after`` (the
     game as saved) changed, for the game page's confirmation: ``number``, ``changes`` (the

@@ -111,7 +111,7 @@ def scorer_parts(state: ScorerState, can_edit: bool, contract: str | None = None
 
 
 def undone_part(game: Game, undone: Any) -> dict[str, Any] | None:
-    """The round the last undo removed, as the game page offers to put it back (issue 13):
+    """The round the last undo removed, as the game page offers to put it back:
     ``number``, ``rnd`` (the engine's :class:`~scorepad.scoring.Round`) and ``declarer``
     (seat); None when ``undone`` (``StoredGame.undone``: ``{"number": n, "round": {...}}``) is
     None or is not a round the engine would take as the game's next one now."""

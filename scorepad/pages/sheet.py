@@ -31,9 +31,6 @@ LETTERS = ("A", "B", "C", "D")
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
-# -- the sheet's rows ------------------------------------------------------------------------
-
-
 @dataclass
 class Mark:
     """One double as written on paper in the doubler's cell: the ``letter`` of the doubled
@@ -150,9 +147,6 @@ def sheet_rows(game: Game | None, preset: Preset, first_declarer: int) -> list[S
             )
             block_sums = [0] * SEATS
     return rows
-
-
-# -- what the header says ------------------------------------------------------------------
 
 
 def contract_values(preset: Preset) -> list[tuple[str, str]]:

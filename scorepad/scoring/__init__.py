@@ -8,7 +8,8 @@ club night's tables), :mod:`.event` (a club night's document and leaderboard).
 
 from .document import FORMAT, export_game, parse_game, parse_round
 from .errors import IllegalDouble, MissingPart, ScheduleError, ScoringError
-from .event import (
+from .game import Game, Round, Scores, score
+from .night import (
     EVENT_FORMAT,
     MAX_EVENT_PLAYERS,
     MAX_SESSIONS,
@@ -23,7 +24,6 @@ from .event import (
     parse_event,
     session_on,
 )
-from .game import Game, Round, Scores, score
 from .presets import BUILTIN, Preset, parse_preset, preset_to_dict
 from .seating import (
     Seating,

@@ -22,8 +22,8 @@ from .contracts import SEATS, is_int
 from .document import parse_date
 from .doubles import pair_settlements
 from .errors import N_, ScoringError, join
-from .event import table_places
 from .game import Game, Scores, score
+from .night import table_places
 from .presets import MAX_PLAYER
 from .text import clean_name, refuse_lone_surrogates
 
@@ -148,9 +148,6 @@ def parse_member_name(obj: Any, path: str = "name") -> str:
     )
 
 
-# --- Per-game results -------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class ContractLine:
     """One seat's rounds of one contract (club-format.md "A member's statistics",
@@ -235,9 +232,6 @@ def seat_results(game: Game, scores: Scores | None = None) -> tuple[SeatResult, 
         )
         for seat in range(SEATS)
     )
-
-
-# --- A member's statistics -------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -348,9 +342,6 @@ def member_stats(games: Sequence[MemberGame]) -> MemberStats:
         victim=Rival(victim[1], victim[0]) if victim else None,
         history=tuple(sorted(games, key=lambda g: (g.date, g.game_id), reverse=True)),
     )
-
-
-# --- The season ladder ------------------------------------------------------------------
 
 
 @dataclass(frozen=True)

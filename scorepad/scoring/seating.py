@@ -51,9 +51,6 @@ class Session:
 Seating = tuple[Session, ...]
 
 
-# --- Reading a seating -------------------------------------------------------------------
-
-
 def seating_to_list(seating: Seating) -> list[list[list[int]]]:
     """The JSON shape of a document's ``seating`` (club-format.md "Club night"): a list per
     session of tables, each the list of its 4 player indexes in clockwise order. First
@@ -156,8 +153,6 @@ def parse_seating(obj: Any, players: int, sessions: int, rng: random.Random, pat
         result.append(Session(s + 1, tuple(tables), sit_out))
     return tuple(result)
 
-
-# --- Drawing a seating -------------------------------------------------------------------
 
 #: Restarts of the per-session search when a session cannot be drawn without a repeat.
 RESTARTS = 8

@@ -1,7 +1,7 @@
 """Every text a scorer types, normalised and checked in one place: player names (a game's
 ``players``, a preset's ``default_players``), titles, preset ids, names and notes.
 
-The rules (issue 11, "Text that should never be stored"; game-format.md "Errors"):
+The rules (game-format.md "Errors"):
 
 - the text is NFC-normalised and trimmed, and its length is counted after that (an "é"
   typed as e + combining accent is one character, as on screen); nothing else is changed;

@@ -1,4 +1,4 @@
-"""Use cases of a club (issue 16; club-format.md "Club, members, statistics, ladder, rating"):
+"""Use cases of a club (club-format.md "Club, members, statistics, ladder, rating"):
 create a club, find it by a token, keep its members (add, rename, merge), attach games and
 nights to it, keep each club game's per-seat results inside the transaction of every round
 write, and read a member's statistics, the club's members and the season ladder.
@@ -59,9 +59,6 @@ def new_public_id() -> str:
     """A fresh public id of a club or member: 12 URL-safe characters (72 random bits). Ids only
     name; the tokens authorize."""
     return secrets.token_urlsafe(9)
-
-
-# -- clubs and their tokens ---------------------------------------------------------------------
 
 
 def create_club(document: Any) -> StoredClub:
@@ -140,9 +137,6 @@ def ladder_changed(club_id: int) -> None:
     (a complete game's results, a member added, renamed or merged, the settings). Each process's
     copy of the ladder is kept under the stamp (:func:`club_ladder`)."""
     db.session.execute(update(StoredClub).where(StoredClub.id == club_id).values(stamp=StoredClub.stamp + 1))
-
-
-# -- members ---------------------------------------------------------------------------------------
 
 
 def club_members(club: StoredClub) -> list[StoredMember]:
@@ -246,9 +240,6 @@ def members_for_names(club: StoredClub, names: Sequence[str]) -> list[str]:
         ids.append(member.public_id)
     db.session.flush()
     return ids
-
-
-# -- games and nights of a club -------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -377,7 +368,7 @@ def member_names(club: StoredClub) -> dict[str, str]:
 
 def club_results(stored: StoredGame, game: Game) -> None:
     """Inside a round write of ``stored`` (before its commit): rewrite the game's per-seat
-    results when it is a club's (:func:`scorepad.services.clubs.refresh_results`, issue 16 "Speed")."""
+    results when it is a club's (:func:`scorepad.services.clubs.refresh_results`)."""
     if stored.club_id is not None:
         refresh_results(stored, game)
 

@@ -114,7 +114,7 @@ def view_token_of(stored: StoredGame, edit_token: str) -> str:
     """The view token of ``stored`` for the holder of its edit token ``edit_token``: the
     one place a view link is computed again (the scorer's page, the share box and its QR code,
     the API's ``links``). It is derived from the edit token (:func:`scorepad.tokens.derive_token`
-    with purpose :data:`VIEW`); a game started before that (issue 12) keeps the random view
+    with purpose :data:`VIEW`); a game started before that keeps the random view
     token its players already have (boards on screens, printed QR codes), sealed with the edit
     token in ``view_sealed`` (:func:`scorepad.tokens.seal`). The database alone gives neither.
     Raises :class:`scorepad.tokens.InvalidToken` when ``edit_token`` does not open the sealed
@@ -127,7 +127,7 @@ def view_token_of(stored: StoredGame, edit_token: str) -> str:
 def seal_view_token(edit_token: str, view_token: str) -> str:
     """The ``view_sealed`` of a game started before view tokens were derived: its random
     ``view_token`` sealed with ``edit_token`` (what :func:`view_token_of` opens; the
-    migration of issue 12 seals every such game's token with this)."""
+    earlier migration seals every such game's token with this)."""
     return seal(edit_token, VIEW, view_token.encode())
 
 
@@ -175,7 +175,7 @@ def confirm_token_of(stored: StoredGame, edit_token: str) -> str:
     """The confirm token of ``stored`` for the holder of its edit token ``edit_token`` (the
     witness's link, shown on the scorer's page as a QR code): derived from the edit token with
     purpose :data:`CONFIRM`, so the database keeps only its digest. A game started before
-    issue 15 has no digest yet: it is stored now (and committed), so the link works from then
+    confirmation existed has no digest yet: it is stored now (and committed), so the link works from then
     on. The caller has checked that ``edit_token`` is the game's."""
     token = derive_token(edit_token, CONFIRM)
     if stored.confirm_digest is None:

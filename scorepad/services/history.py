@@ -1,4 +1,4 @@
-"""A game's history (issue 15; club-format.md "Trust: confirmation and history"): every
+"""A game's history (club-format.md "Trust: confirmation and history"): every
 change of its rounds, who made it and when, kept for an appeal.
 
 :func:`log` adds an entry to the session of the change it records, so that one commit stores

@@ -1,5 +1,5 @@
 """A club night's state, read: its sessions and tables as they stand, the leaderboard the engine
-computes from them (:mod:`scorepad.scoring.event`), and the rounds still waiting for a witness."""
+computes from them (:mod:`scorepad.scoring.night`), and the rounds still waiting for a witness."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ from ..tokens import derive_token
 from . import common
 from .common import Conflict
 
-#: The purpose a table's confirm token (issue 15) is derived from its edit token with.
+#: The purpose a table's confirm token is derived from its edit token with.
 CONFIRM = "confirm"
 
 
@@ -82,7 +82,7 @@ class TableState:
     first declarer (a seat), game id, ``rounds_played`` of ``rounds_total``, ``complete``,
     ``last_save`` (when a round was last saved, edited or undone: the game's ``updated_at``;
     None before its first round), ``stale`` (in progress, no save for 10 minutes:
-    :func:`~scorepad.scoring.event.is_stale`), ``final`` (the game's standings by seat, points;
+    :func:`~scorepad.scoring.night.is_stale`), ``final`` (the game's standings by seat, points;
     zeros before a round), the game's ``view_token`` (its board) and, only for the director,
     its ``edit_token`` (its scorer page) and ``confirm_token``; ``unconfirmed``: the numbers of
     its rounds not confirmed yet when the night requires confirmation (else empty), and
@@ -135,7 +135,7 @@ class NightState:
 
 
 def event_spec(stored: StoredEvent) -> EventSpec:
-    """The engine's :class:`~scorepad.scoring.event.EventSpec` of a stored night."""
+    """The engine's :class:`~scorepad.scoring.night.EventSpec` of a stored night."""
     return EventSpec(
         title=stored.title,
         date=stored.date,
@@ -267,7 +267,7 @@ def night_state(stored: StoredEvent, role: str) -> NightState:
     """The night as it stands for ``role`` (``stored`` holds that reader's tokens, as
     :func:`find_night` returns it): every table scored by the engine
     (:func:`~scorepad.scoring.score`), the leaderboard
-    (:func:`~scorepad.scoring.event.leaderboard`: games in progress count as they stand),
+    (:func:`~scorepad.scoring.night.leaderboard`: games in progress count as they stand),
     the adjustments and the session on. When the night requires confirmation, each table's
     ``unconfirmed`` rounds (:func:`unconfirmed_tables`), and a leaderboard entry is
     provisional while a table it counts has one. Reads the night's games (one query, and one

@@ -1,6 +1,6 @@
-"""Club nights on the database (issue 14; club-format.md "Club night"): creating a night and
+"""Club nights on the database (club-format.md "Club night"): creating a night and
 its tables' games, finding it by a token, its state (progress and leaderboard, computed by the
-engine: scorepad.scoring.event), adjustments, closing and reopening. Views reach the tables
+engine: scorepad.scoring.night), adjustments, closing and reopening. Views reach the tables
 through this module and scorepad.services.
 
 Tokens (only digests are stored, as for games; :func:`scorepad.tokens.derive_token`):
@@ -13,7 +13,7 @@ Tokens (only digests are stored, as for games; :func:`scorepad.tokens.derive_tok
   the event board links each table's board; the game keeps it sealed with its edit token
   (``view_sealed``, as :func:`scorepad.services.games.view_token_of` reads it), so the scorer page
   shows the same board link;
-- a table's confirm token (issue 15): derived from the table's edit token (``"confirm"``).
+- a table's confirm token: derived from the table's edit token (``"confirm"``).
 """
 
 from __future__ import annotations
@@ -89,9 +89,6 @@ def _hold(stored: StoredEvent, token: str, director: bool) -> tuple[StoredEvent,
     return stored, NightRole.DIRECTOR if director else NightRole.VIEW
 
 
-# -- creating a night ---------------------------------------------------------------------------
-
-
 def seating_document(seating: Seating) -> list[dict[str, Any]]:
     """The stored (and answered) shape of a seating: ``[{"number", "sit_out", "tables":
     [{"number", "players", "first_declarer"}]}]``."""
@@ -125,7 +122,7 @@ def create_night(
     club: StoredClub | None = None,
 ) -> StoredEvent:
     """Validate a night document (club-format.md "Club night": ``POST /api/v1/events``) with
-    the engine (:func:`~scorepad.scoring.event.parse_event`; the seating drawn when the
+    the engine (:func:`~scorepad.scoring.night.parse_event`; the seating drawn when the
     document fixes none) and store it with one game per table per session, all in one
     transaction: each game is the table's four players in seat order, its first declarer,
     the night's preset object, title, date (default: today in the night's time zone, else
@@ -205,9 +202,6 @@ def _add_table(
     return game
 
 
-# -- finding a night ------------------------------------------------------------------------------
-
-
 #: A night's token digests, in the order :func:`~scorepad.services.common.token_role` compares them.
 _DIGESTS = (StoredEvent.director_digest, StoredEvent.view_digest)
 
@@ -230,9 +224,6 @@ def authorize_night(event_id: int, token: str) -> tuple[StoredEvent, str] | None
     stored = db.session.get(StoredEvent, event_id)
     role = common.token_role(stored, token, _DIGESTS) if stored is not None else None
     return _hold(stored, token, role == 0) if stored is not None and role is not None else None
-
-
-# -- the director's changes -----------------------------------------------------------------------
 
 
 def _lock_night(stored: StoredEvent) -> None:
@@ -318,9 +309,6 @@ def reopen_night(stored: StoredEvent) -> None:
     _set_closed(stored, False)
 
 
-# -- the board's validator ------------------------------------------------------------------------
-
-
 #: The ETag's one query: the night (by its view token's digest, unique index) with the latest
 #: ``updated_at`` of its games and the sum of their ``updated_at`` in seconds (index
 #: ix_games_event_updated: read from the index alone). The latest alone misses a save: two
@@ -364,9 +352,6 @@ def night_stamp(view_token: str) -> str | None:
     if found is None:
         return None
     return "/".join("" if value is None else str(value) for value in found)
-
-
-# -- the seating, changed by hand -----------------------------------------------------------------
 
 
 def swap_players(stored: StoredEvent, session: int, a: int, b: int) -> None:

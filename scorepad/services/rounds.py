@@ -65,7 +65,7 @@ class Replayed(Exception):
         # phone may undo the round before the answer is written.
         self.number = row.number
         self.digest = round_digest(row)
-        self.status = row.status  # confirmed or disputed since it was saved, maybe (issue 15)
+        self.status = row.status  # confirmed or disputed since it was saved, maybe
 
 
 def check_client_key(key: Any, path: str) -> str | None:

@@ -1,4 +1,4 @@
-"""A club's pages (issue 16; club-format.md "Club, members, statistics, ladder, rating"): a new
+"""A club's pages (club-format.md "Club, members, statistics, ladder, rating"): a new
 club (``/clubs/new``) and, at URLs carrying the club's admin or view token (``/k/<token>``), the
 club page, a member's page and its charts, a club game read-only, the printable ladder and its
 CSV; with the admin token only, adding, renaming and merging members and starting a game or a
@@ -40,7 +40,7 @@ from ..pages.common import isolated_text
 from ..pages.console import inline_qr
 from ..render.charts import rating_svg, results_svg
 from ..scoring import ScoringError, parse_game
-from ..scoring.event import parse_event
+from ..scoring.night import parse_event
 from ..security import image_policy
 from ..services import club_stats, clubs, common, games, nights, presets
 from ..web.device import creator, device_id
@@ -50,9 +50,6 @@ from ..web.recent import CLUBS, remember, remember_game
 from ..web.trust import trust_of
 
 bp = Blueprint("club", __name__)
-
-
-# -- loading the club of a token ----------------------------------------------------------------
 
 
 def club_of(token: str) -> tuple[clubs.StoredClub, bool]:
@@ -93,9 +90,6 @@ def member_url_of(token: str):
     return lambda member_id: url_for("club.member_page", token=token, member_id=member_id)
 
 
-# -- a new club ---------------------------------------------------------------------------------
-
-
 @bp.route("/clubs/new", methods=["GET", "POST"])
 @limit(EVENT_STARTS)
 def new():
@@ -113,9 +107,6 @@ def new():
             )
             return redirect(url_for("club.page", token=club.admin_token), 303)
     return render_template("club/new.html", form=form), 422 if form.is_submitted() else 200
-
-
-# -- the club page ------------------------------------------------------------------------------
 
 
 def club_context(club: clubs.StoredClub, token: str, admin: bool, **forms: Any) -> dict[str, Any]:
@@ -251,9 +242,6 @@ def merge(token: str):
     return refused(club, token, 422, merge_form=form)
 
 
-# -- a member's page and charts -------------------------------------------------------------------
-
-
 def member_of(club: clubs.StoredClub, member_id: str) -> clubs.StoredMember:
     """The club's member with this public id (a merged one's target); 404 for none."""
     member = clubs.find_member(club, member_id)
@@ -302,9 +290,6 @@ def results_chart(token: str, member_id: str):
     return svg_answer(results_svg(results_points(stats.history, short_date)))
 
 
-# -- a club game, read-only -------------------------------------------------------------------------
-
-
 @bp.get("/k/<token>/g/<int:game_id>")
 def game(token: str, game_id: int):
     """A club game, read-only, under the club's token (a game's own view token is not stored):
@@ -319,9 +304,6 @@ def game(token: str, game_id: int):
     return render_template(
         "club/game.html", club=club, token=token, stored=stored, trust=trust_of(stored), members=seats, **context
     )
-
-
-# -- the ladder ----------------------------------------------------------------------------------
 
 
 @bp.get("/k/<token>/ladder")
@@ -348,9 +330,6 @@ def ladder_download(token: str):
     _rules, entries = club_stats.club_ladder(club)
     body = ladder_csv(entries).encode("utf-8-sig")
     return send_download(body, "text/csv", f"{common.clock().date().isoformat()} {club.name} ladder.csv")
-
-
-# -- a game or a club night for the club ------------------------------------------------------------
 
 
 def form_extras(club: clubs.StoredClub, token: str, endpoint: str) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The witness's page (issue 15, club-format.md "Trust: confirmation and history"): a second
+"""The witness's page (club-format.md "Trust: confirmation and history"): a second
 player at the table opens the game's confirm link (``/c/<confirm token>``, from the QR code on
 the scorer's page) and checks each round the scorer entered: **Confirm** in one tap, or
 **Dispute** with a short note, which the scorer's page then shows.
@@ -42,9 +42,6 @@ LIVE = "confirm/_live.html"
 BLOCKS = ["confirm_live"]
 #: Bumped when the live part's markup changes, so browsers drop copies cached before.
 FRAGMENT_VERSION = "1"
-
-
-# -- the game of a confirm token ----------------------------------------------------------------
 
 
 def witness_game(token: str) -> StoredGame:
@@ -97,9 +94,6 @@ def witness_context(stored: StoredGame, token: str, **extra: Any) -> dict[str, A
     )
     page.update(extra)
     return page
-
-
-# -- pages ----------------------------------------------------------------------------------------
 
 
 @bp.get("/<token>")
@@ -196,9 +190,6 @@ def dispute(token: str, number: int):
         if (form.note.data or "").strip()
         else _("Round %(n)d disputed.", n=number),
     )
-
-
-# -- on the scorer's page -------------------------------------------------------------------------
 
 
 @scorer_bp.get("/<token>/disputed")

@@ -1,4 +1,4 @@
-"""The club night's organiser and director pages (issue 14; club-format.md "Club night",
+"""The club night's organiser and director pages (club-format.md "Club night",
 "Director"): creating a night (``/events/new``), its seating plan, the printable table cards
 and the director's console, at URLs carrying the director token (``/d/<token>``).
 
@@ -22,7 +22,7 @@ from ..i18n import engine_text, error_text
 from ..models import StoredEvent
 from ..pages.console import console_page, inline_qr
 from ..scoring import ScoringError
-from ..scoring.event import parse_event
+from ..scoring.night import parse_event
 from ..services import common, nights, presets
 from ..services.night_state import NightState, night_state, unconfirmed_message
 from ..services.nights import NightRole
@@ -69,9 +69,6 @@ def console_context(stored: StoredEvent, token: str, **forms: Any) -> dict[str, 
     return page
 
 
-# -- creating a night ---------------------------------------------------------------------
-
-
 def new_form(form: NewEventForm, status: int):
     """The new-night form with what was typed, its errors and the count of players typed."""
     today = common.clock().date().isoformat()
@@ -111,9 +108,6 @@ def new():
             flash(_("The night is ready: keep this page’s link, it is the director’s."))
             return redirect(url_for("director.page", token=stored.director_token), 303)
     return new_form(form, 422 if form.is_submitted() else 200)
-
-
-# -- the director's console ----------------------------------------------------------------
 
 
 @bp.get("/d/<token>")
@@ -197,9 +191,6 @@ def close(token: str):
 def reopen(token: str):
     """Reopen a closed night: the tables can be scored again."""
     return _button(token, nights.reopen_night, _("The night is open again."))
-
-
-# -- seating and cards -------------------------------------------------------------------------
 
 
 @bp.route("/d/<token>/seating", methods=["GET", "POST"])

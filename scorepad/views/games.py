@@ -43,12 +43,6 @@ def inject_labels() -> dict[str, Any]:
     return {"labels": labels}
 
 
-# -- what the game page shows --------------------------------------------------------------
-
-
-# -- pages ---------------------------------------------------------------------------------
-
-
 @bp.get("/")
 def home(import_form: ImportGameForm | None = None, status: int = 200):
     """Start page: a big New game button, this device's recent games and the club nights it
@@ -75,7 +69,7 @@ def home(import_form: ImportGameForm | None = None, status: int = 200):
 
 
 def admin_clubs() -> list[Any]:
-    """The clubs whose admin page this device opened (issue 16), newest first: their admin links."""
+    """The clubs whose admin page this device opened, newest first: their admin links."""
     found = (clubs.find_club(token) for token in recent_tokens(CLUBS))
     return [club for club, role in filter(None, found) if role == clubs.ADMIN]
 

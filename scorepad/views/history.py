@@ -1,4 +1,4 @@
-"""The game's record of changes (issue 15; club-format.md "Trust: confirmation and history").
+"""The game's record of changes (club-format.md "Trust: confirmation and history").
 
 - ``history.show``: the history page, every change to the game oldest first (edit, view or
   confirm token; the edit token moves to the view token's address first, as the board and the

@@ -1,4 +1,4 @@
-"""The club night's public pages (issue 14; club-format.md "Club night"): the event board
+"""The club night's public pages (club-format.md "Club night"): the event board
 (phone and TV layouts, polling with ETags), the printable results and their CSV and JSON, at URLs
 carrying the night's view token (``/n/<token>``).
 

@@ -44,9 +44,6 @@ def totals(preset: Preset) -> dict[str, Any]:
     return {"contracts": [(c.id, c.total(preset.deck)) for c in preset.contracts], "run": preset.run_total()}
 
 
-# -- the editor -------------------------------------------------------------------------------
-
-
 def editor_totals(form: PresetForm) -> dict[str, Any]:
     """The totals the editor shows for what was typed: ``rows`` maps each switched-on
     contract id to its total (None while a value is not a whole number), ``run`` is their
@@ -136,9 +133,6 @@ def preview():
     form = PresetForm()
     body = render_block(EDITOR, "totals_oob", form=form, totals=editor_totals(form))
     return Response(body, mimetype="text/html")
-
-
-# -- pages ------------------------------------------------------------------------------------
 
 
 @bp.get("")

@@ -293,7 +293,7 @@ def render_edit(
 ):
     """The edit page of round ``number`` shown as ``contract``, with ``dispute``: the other
     player's note when the round is disputed ("" for a dispute without one; None otherwise), so
-    that the scorer corrects the round with the note in view (issue 15)."""
+    that the scorer corrects the round with the note in view."""
     row = stored.rounds[number - 1]
     dispute = (row.note or "") if shown_status(stored.confirmation, row.status) == "disputed" else None
     return render_template(

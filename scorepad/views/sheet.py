@@ -100,9 +100,6 @@ def sheet_context(stored: StoredGame, blank: bool) -> dict[str, Any]:
     return page
 
 
-# -- pages ---------------------------------------------------------------------------------
-
-
 def _print_page(token: str, blank: bool):
     stored, can_edit = any_game(token)
     endpoint = "sheet.blank" if blank else "sheet.show"

@@ -198,7 +198,7 @@ GAME_STARTS = Limit(
         Rule("address", "LIMIT_WINDOW", "MAX_GAMES_PER_ADDRESS", _address_games),
     ),
 )
-#: Club nights created (issue 14): one creation per night, whatever its number of tables, in
+#: Club nights created: one creation per night, whatever its number of tables, in
 #: buckets of their own ("events"), with their own, smaller numbers (MAX_EVENTS_* in scorepad.config).
 EVENT_STARTS = Limit(
     "events",

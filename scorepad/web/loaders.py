@@ -23,8 +23,6 @@ from ..services import clubs, confirmation, games, presets
 from .device import device_id
 from .errors import error_response
 
-# -- games, by a token in the page's URL ------------------------------------------------------
-
 
 def any_game(token: str) -> tuple[StoredGame, bool]:
     """The game of an edit or view token and whether it may be changed (True for the edit
@@ -54,9 +52,6 @@ def game_to_view(token: str) -> StoredGame:
     if can_edit:
         abort(404)
     return stored
-
-
-# -- the JSON API ---------------------------------------------------------------------------------
 
 
 def bearer_token(what: str) -> str:
@@ -128,9 +123,6 @@ def club_of_request() -> StoredClub | None:
     """The club whose admin token the request carries as ``X-Club-Token`` (club-format.md: a
     game or a night joins a club only with it), or None."""
     return clubs.club_of_admin(request.headers.get("X-Club-Token"))
-
-
-# -- presets, by their id -----------------------------------------------------------------------
 
 
 def saved_preset(preset_id: str, missing: str | None = None) -> StoredPreset:

@@ -1,5 +1,5 @@
 """The score sheet's PDFs: rendered once per game state, outside the web worker, a bounded
-number at a time on the whole machine (issue 12, "PDF floods").
+number at a time on the whole machine ("PDF floods").
 
 A PDF costs 2.5–3.6 s of CPU and the view token that asks for it is public, so:
 

@@ -1,4 +1,4 @@
-"""The marks of a stored game's rounds (issue 15), for the views that show them: the board, the
+"""The marks of a stored game's rounds, for the views that show them: the board, the
 scorer's page, the history page and the sheet."""
 
 from __future__ import annotations

@@ -12,7 +12,7 @@
     return template.replace(/\{(\w+)\}/g, function (_, key) { return key in values ? values[key] : ""; });
   }
 
-  // ---- Counts: one row of number chips per player ---------------------------------------
+  // Counts: one row of number chips per player
   function rowValue(row) {
     var checked = row.querySelector("input:checked");
     return checked ? Number(checked.value) : null;
@@ -62,7 +62,7 @@
     out.classList.toggle("ok", all && sum === total);
   }
 
-  // ---- Domino: the finishing order, one place after another ----------------------------
+  // Domino: the finishing order, one place after another
   function syncOrder(group) {
     var places = Array.prototype.slice.call(group.querySelectorAll(".place"));
     var chosen = places.map(function (place) {
@@ -95,7 +95,7 @@
     if (reset) reset.hidden = given.length === 0;
   }
 
-  // ---- The doubles grid ----------------------------------------------------------------
+  // The doubles grid
   function cells(form) { return Array.prototype.slice.call(form.querySelectorAll("input[name='doubles']")); }
   function cell(form, value) { return form.querySelector("input[name='doubles'][value='" + value + "']"); }
 

@@ -22,7 +22,7 @@
   function enabled(name) { return SUPPORTED[name] && stored(name) !== "off"; }
   function gamePage() { return !!document.querySelector("[data-table-settings]"); }
 
-  // -- the screen stays on -------------------------------------------------------------------
+  // The screen stays on
   // The browser releases the lock whenever the page is hidden (another app, the screen off):
   // it is asked for again each time the page is visible.
   var lock = null;
@@ -48,7 +48,7 @@
     if (document.visibilityState === "visible") keepAwake();
   });
 
-  // -- a short vibration when a round is saved -----------------------------------------------
+  // A short vibration when a round is saved
   // The round form's own save through htmx (a 2xx answer); the request is recognised by its
   // XMLHttpRequest, as offline/main.js does (the form may be swapped out by then).
   var saving = null;
@@ -66,7 +66,7 @@
     if (status >= 200 && status < 300 && enabled("vibrate")) navigator.vibrate(VIBRATION_MS);
   });
 
-  // -- the settings --------------------------------------------------------------------------
+  // The settings
   function setupSettings(root) {
     var section = root.querySelector && root.querySelector("[data-table-settings]");
     if (!section) return;
@@ -89,7 +89,7 @@
     }
   });
 
-  // -- share the result ----------------------------------------------------------------------
+  // Share the result
   // The phone's share sheet (navigator.share) with the text, the board's link and, where it
   // takes files, the result card (fetched beforehand: the share must follow the tap at once);
   // else the text and link copied. Neither exists outside a secure context (plain http on a

@@ -19,7 +19,7 @@ from scorepad.scoring import (
     parse_event,
     session_on,
 )
-from scorepad.scoring.event import table_places
+from scorepad.scoring.night import table_places
 
 NAMES = ["Anne", "Beth", "Cath", "Dora", "Emma", "Fay", "Gina", "Hana", "Iris", "Jade"]
 

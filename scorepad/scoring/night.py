@@ -120,9 +120,6 @@ def parse_event(obj: Any, saved: Mapping[str, Preset] | None, rng: random.Random
     return EventSpec(title, played_on, timezone, preset, sessions, ranking, players, seating, confirmation)
 
 
-# --- The leaderboard ---------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class TableResult:
     """One table's game as it stands, as the leaderboard needs it: ``players`` the night's
@@ -233,11 +230,8 @@ def leaderboard(
     )
 
 
-# --- Progress ----------------------------------------------------------------------------
-
-
 def session_on(progress: Sequence[tuple[int, int, bool]]) -> int:
-    """The session the event board shows as on (issue 14, "Sessions"). ``progress``: per
+    """The session the event board shows as on ("Sessions"). ``progress``: per
     session, in order, ``(number, rounds saved at its tables, all its tables complete)``.
     The latest session with a saved round that is not complete; else the first session not
     complete; else the last session (1 when there is none)."""
