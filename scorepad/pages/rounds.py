@@ -10,9 +10,12 @@ from typing import Any
 from flask_babel import gettext as _
 
 from .. import labels
-from ..scoring import Game, Round, score
+from ..i18n import error_text
+from ..scoring import Game, MissingPart, Round, ScoringError, parse_round, score
 from ..scoring.contracts import OUTCOME_FIELDS
+from ..scoring.document import check_contract
 from ..scoring.doubles import pair_settlements
+from ..scoring.errors import AlreadyDeclared, ScheduleError
 from ..scoring.game import declarer_of, free_contracts, seats_of
 from .common import isolated_text, short_names
 from .scorer import round_form
@@ -162,3 +165,39 @@ def _doubles(pairs: Sequence[Sequence[int]], names: Sequence[str], declarer: int
         for a, b in pairs
     ]
     return ", ".join(said)
+
+
+def contract_refusal(game: Game, contract: str | None) -> str | None:
+    """Why the engine refuses ``contract`` as the next round of ``game``, in the page's
+    language (:func:`~scorepad.scoring.document.check_contract`): already declared by its
+    declarer (named), or not the next one of a fixed order (the engine's message names it).
+    None when the engine does not say (no contract, or none of the preset's)."""
+    try:
+        check_contract(game.preset, game.players, game.first_declarer, game.rounds, contract)
+    except AlreadyDeclared as refused:
+        return _(
+            "%(name)s has already declared %(contract)s; choose another contract.",
+            name=isolated_text(game.players[refused.seat]),
+            contract=labels.contract_name(refused.contract),
+        )
+    except ScheduleError as refused:
+        return error_text(refused)
+    except ScoringError:
+        return None
+    return None
+
+
+def preview_of(game: Game, index: int, document: dict[str, Any] | None) -> dict[str, Any]:
+    """The settlement preview of a round form's ``document`` (None while the form cannot make
+    one) as round ``index`` (0-based): the engine's :func:`settlement_of` once the round is
+    complete and legal, otherwise ``{"problem": text}``, the first thing the engine still needs."""
+    waiting = _("enter the outcome to see what each player scores.")
+    if document is None:
+        return {"problem": waiting}
+    try:
+        rnd = parse_round(game.preset, game.players, game.first_declarer, game.rounds[:index], document, "")
+    except MissingPart:
+        return {"problem": waiting}  # a part not chosen yet is still being entered
+    except ScoringError as exc:
+        return {"problem": error_text(exc)}
+    return settlement_of(game, index, rnd)

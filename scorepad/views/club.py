@@ -24,7 +24,6 @@ from flask_babel import gettext as _
 from ..forms.clubs import MemberForm, MergeForm, NewClubForm, RenameForm
 from ..forms.games import NewGameForm
 from ..forms.nights import ClubNightForm
-from ..i18n import engine_text, error_text
 from ..pages.board import board_page
 from ..pages.club import (
     LADDER_TOP,
@@ -39,12 +38,13 @@ from ..pages.club import (
 from ..pages.common import isolated_text
 from ..pages.console import inline_qr
 from ..render.charts import rating_svg, results_svg
-from ..scoring import ScoringError, parse_game
+from ..scoring import parse_game
 from ..scoring.night import parse_event
 from ..security import image_policy
 from ..services import club_stats, clubs, common, games, nights, presets
 from ..web.device import creator, device_id
 from ..web.downloads import send_download
+from ..web.errors import accepted, refusals_on
 from ..web.limits import EVENT_STARTS, GAME_STARTS, limit
 from ..web.recent import CLUBS, remember, remember_game
 from ..web.trust import trust_of
@@ -97,11 +97,8 @@ def new():
     admin page (303), which says to keep its link. Errors name the field (422)."""
     form = NewClubForm()
     if form.validate_on_submit():
-        try:
+        with refusals_on(form):
             club = clubs.create_club(form.to_document())
-        except ScoringError as exc:
-            form.add_engine_error(exc.path, error_text(exc))
-        else:
             flash(
                 _("The club is ready. Keep this page’s link: it is the club’s admin link, which manages the members.")
             )
@@ -168,11 +165,8 @@ def add_member(token: str):
     club = admin_club(token)
     form = MemberForm()
     if form.validate_on_submit():
-        try:
+        with refusals_on(form, field="name"):
             member = clubs.add_member(club, form.name.data or "")
-        except ScoringError as exc:
-            form.name.errors.append(error_text(exc))
-        else:
             flash(_("%(name)s is a member.", name=isolated_text(member.name)))
             return redirect(url_for("club.page", token=token) + "#manage", 303)
     return refused(club, token, 422, member_form=form)
@@ -194,11 +188,8 @@ def rename(token: str):
             form.member.errors.append(_("Choose a member of the club."))
         else:
             old = member.name
-            try:
+            with refusals_on(form, field="name"):
                 clubs.rename_member(club, member, form.name.data or "")
-            except ScoringError as exc:
-                form.name.errors.append(error_text(exc))
-            else:
                 flash(_("%(old)s is now %(new)s.", old=isolated_text(old), new=isolated_text(member.name)))
                 return redirect(url_for("club.page", token=token) + "#manage", 303)
     return refused(club, token, 422, rename_form=form)
@@ -226,19 +217,17 @@ def merge(token: str):
             }
             return render_template("club/merge.html", club=club, token=token, form=form, **sides)
         else:
-            try:
+            with refusals_on(form, at_top=True, conflicts=True) as refusal:
                 clubs.merge_members(club, source, target)
-            except clubs.MemberConflict as exc:
-                form.form_errors.append(engine_text(exc.template, **exc.params))
-                return refused(club, token, 409, merge_form=form)
-            flash(
-                _(
-                    "%(source)s and %(target)s are one member now: %(target)s.",
-                    source=isolated_text(source.name),
-                    target=isolated_text(target.name),
+                flash(
+                    _(
+                        "%(source)s and %(target)s are one member now: %(target)s.",
+                        source=isolated_text(source.name),
+                        target=isolated_text(target.name),
+                    )
                 )
-            )
-            return redirect(url_for("club.page", token=token) + "#members", 303)
+                return redirect(url_for("club.page", token=token) + "#members", 303)
+            return refused(club, token, refusal.status or 409, merge_form=form)
     return refused(club, token, 422, merge_form=form)
 
 
@@ -368,9 +357,7 @@ def at_limit(message: str, check: Any, answer: Any) -> Any:
     if not form.validate_on_submit():
         return None
     document = form.to_document()
-    try:
-        check(document, presets.saved_for_document(document))
-    except ScoringError:
+    if accepted(lambda: check(document, presets.saved_for_document(document))) is None:
         return None
     form.form_errors.append(message)
     return (game_form if isinstance(form, NewGameForm) else night_form)(club, token, form, 429)
@@ -410,12 +397,9 @@ def new_game(token: str):
     if request.method == "GET":
         form.prefill(request.args.get("preset"))
     if form.validate_on_submit():
-        try:
+        with refusals_on(form):
             document = for_the_club(club, form.to_document(), parse_game)
             stored, started = games.create_game(document, club=club, **creator())
-        except ScoringError as exc:
-            form.add_engine_error(exc.path, error_text(exc))
-        else:
             remember_game(stored)
             if form.drawn:
                 first = isolated_text(started.players[started.first_declarer])
@@ -433,11 +417,8 @@ def new_night(token: str):
     club = admin_club(token)
     form = new_night_form(club, token)
     if form.validate_on_submit():
-        try:
+        with refusals_on(form):
             stored = nights.create_night(for_the_club(club, form.to_document(), parse_night), club=club, **creator())
-        except ScoringError as exc:
-            form.add_engine_error(exc.path, error_text(exc))
-        else:
             flash(_("The night is ready: keep this page’s link, it is the director’s."))
             return redirect(url_for("director.page", token=stored.director_token), 303)
     return night_form(club, token, form, 422 if form.is_submitted() else 200)

@@ -18,16 +18,16 @@ from flask_babel import gettext as _
 
 from ..forms.common import ButtonForm
 from ..forms.nights import AdjustmentForm, NewEventForm, SwapForm
-from ..i18n import engine_text, error_text
+from ..i18n import engine_text
 from ..models import StoredEvent
 from ..pages.console import console_page, inline_qr
-from ..scoring import ScoringError
 from ..scoring.night import parse_event
 from ..services import common, nights, presets
 from ..services.night_state import NightState, night_state, unconfirmed_message
 from ..services.nights import NightRole
 from ..web import htmx
 from ..web.device import creator, device_id
+from ..web.errors import accepted, refusals_on
 from ..web.limits import EVENT_STARTS, limit
 from ..web.recent import NIGHTS, remember
 
@@ -85,9 +85,7 @@ def new_at_limit(message: str):
     if not form.validate_on_submit():
         return None
     document = form.to_document()
-    try:
-        parse_event(document, presets.saved_for_document(document), random.Random())
-    except ScoringError:
+    if accepted(lambda: parse_event(document, presets.saved_for_document(document), random.Random())) is None:
         return None
     form.form_errors.append(message)
     return new_form(form, 429)
@@ -100,11 +98,8 @@ def new():
     and goes to the director's console (303). Errors name the field (422)."""
     form = NewEventForm(saved=presets.device_presets(device_id()))
     if form.validate_on_submit():
-        try:
+        with refusals_on(form):
             stored = nights.create_night(form.to_document(), **creator())
-        except ScoringError as exc:
-            form.add_engine_error(exc.path, error_text(exc))
-        else:
             flash(_("The night is ready: keep this page’s link, it is the director’s."))
             return redirect(url_for("director.page", token=stored.director_token), 303)
     return new_form(form, 422 if form.is_submitted() else 200)
@@ -133,16 +128,11 @@ def add_adjustment(token: str):
     stored = director_event(token)
     form = AdjustmentForm(players=stored.players)
     if form.validate_on_submit():
-        try:
+        with refusals_on(form, conflicts=True) as refusal:
             nights.add_adjustment(stored, *form.values())
-        except ScoringError as exc:
-            form.add_engine_error(exc.path, error_text(exc))
-        except common.Conflict as exc:
-            form.form_errors.append(engine_text(exc.template, **exc.params))
-            return refused(stored, token, 409, adjustment_form=form)
-        else:
             flash(_("Adjustment added."))
             return redirect(url_for("director.page", token=token) + "#adjustments", 303)
+        return refused(stored, token, refusal.status or 422, adjustment_form=form)
     return refused(stored, token, 422, adjustment_form=form)
 
 
@@ -207,16 +197,11 @@ def seating(token: str):
         values = form.values() if form.validate() else None
         if values is not None:
             session, first, second = values
-            try:
+            with refusals_on(form, at_top=True, conflicts=True) as refusal:
                 nights.swap_players(stored, session, first, second)
-            except ScoringError as exc:
-                form.form_errors.append(error_text(exc))
-            except common.Conflict as exc:
-                form.form_errors.append(engine_text(exc.template, **exc.params))
-                status = 409
-            else:
                 flash(_("Session %(n)d: %(a)s and %(b)s trade places.", n=session, a=names[first], b=names[second]))
                 return redirect(url_for("director.seating", token=token), 303)
+            status = refusal.status or 422
         state = night_state(stored, NightRole.DIRECTOR)
     context = console_page(state, common.clock())
     return render_template("director/seating.html", token=token, form=form, **context), status

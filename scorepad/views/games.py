@@ -25,7 +25,7 @@ from ..services.clubs import ClubRefused
 from ..services.rematch import start_rematch
 from ..web import htmx
 from ..web.device import creator, device_id
-from ..web.errors import error_response, page_errors
+from ..web.errors import accepted, error_response, page_errors, refusals_on
 from ..web.limits import GAME_STARTS, limit
 from ..web.loaders import any_game, game_to_edit
 from ..web.recent import CLUBS, NIGHTS, keep_recent, recent_tokens
@@ -118,9 +118,7 @@ def new_game_at_limit(message: str) -> tuple[str, int] | None:
     if not form.validate_on_submit():
         return None
     document = form.to_document()
-    try:
-        parse_game(document, presets.saved_for_document(document))
-    except ScoringError:
+    if accepted(lambda: parse_game(document, presets.saved_for_document(document))) is None:
         return None
     form.form_errors.append(message)
     return render_template("games/new.html", form=form), 429
@@ -136,11 +134,8 @@ def new():
         form.prefill(request.args.get("preset"))
     if form.validate_on_submit():
         document = form.to_document()
-        try:
+        with refusals_on(form):
             stored, game = games.create_game(document, **creator())
-        except ScoringError as exc:
-            form.add_engine_error(exc.path, error_text(exc))
-        else:
             remember(stored)
             if form.drawn:
                 flash(

@@ -31,6 +31,7 @@ from ..services import presets
 from ..web import htmx
 from ..web.device import address_key, device_id
 from ..web.downloads import send_download
+from ..web.errors import accepted, refusals_on
 from ..web.limits import PRESET_SAVES, limit
 from ..web.loaders import preset_to_edit, preset_to_read
 
@@ -54,10 +55,8 @@ def editor_totals(form: PresetForm) -> dict[str, Any]:
     deck = int(deck) if deck in {str(d) for d in DECKS} else 52
     rows: dict[str, int | None] = {}
     for _index, obj in form.included():
-        try:
-            rows[obj["id"]] = parse_contract(obj, "contract").total(deck)
-        except ScoringError:
-            rows[obj["id"]] = None
+        contract = accepted(lambda: parse_contract(obj, "contract"))  # noqa: B023 (called at once)
+        rows[obj["id"]] = None if contract is None else contract.total(deck)
     return {"rows": rows, "run": run_total_of(list(rows.values())), "rounds": rounds_in_game(len(rows))}
 
 
@@ -93,7 +92,7 @@ def handle_editor(stored: StoredPreset | None) -> ResponseReturnValue:
     if form.has_problems:  # a move that is none of the editor's buttons: nothing is stored
         return render_editor(form, stored, 422)
     obj = form.preset_object()
-    try:
+    with refusals_on(form):
         if form.check.data:
             presets.validate_preset(obj, stored.public_id if stored else "new", "preset")
             presets.check_notes(form.notes.data, "notes")
@@ -109,10 +108,8 @@ def handle_editor(stored: StoredPreset | None) -> ResponseReturnValue:
                     name=isolated_text(stored.name),
                 )
             )
-    except ScoringError as exc:
-        form.add_engine_error(exc.path, error_text(exc))
-        return render_editor(form, stored, 422)
-    return redirect(url_for("presets.show", preset_id=stored.public_id), 303)
+        return redirect(url_for("presets.show", preset_id=stored.public_id), 303)
+    return render_editor(form, stored, 422)
 
 
 def editor_at_limit(message: str) -> Response | None:
@@ -218,9 +215,7 @@ def import_at_limit(message: str) -> tuple[str, int] | None:
     form = ImportPresetForm()
     if not form.validate_on_submit():
         return None
-    try:
-        form.preset_json()
-    except UnreadableImport:
+    if accepted(form.preset_json, UnreadableImport) is None:
         return None
     form.text.errors = [message]
     return render_template("presets/import.html", form=form), 429

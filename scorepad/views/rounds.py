@@ -12,22 +12,19 @@ from typing import Any
 from flask import Blueprint, abort, make_response, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 
-from .. import labels
 from ..forms.common import ButtonForm, NumberedForm, whole_number
 from ..forms.rounds import PutBackForm, RoundForm, UndoForm
-from ..i18n import engine_text, error_text
+from ..i18n import engine_text
 from ..models import StoredGame
-from ..pages.common import isolated_text
-from ..pages.rounds import edit_page, edit_summary, free_of, preview_fragment, round_page, settlement_of
-from ..scoring import Game, MissingPart, ScoringError, parse_round, score
-from ..scoring.document import check_contract
-from ..scoring.errors import AlreadyDeclared, ScheduleError
+from ..pages.rounds import contract_refusal, edit_page, edit_summary, free_of, preview_fragment, round_page
+from ..pages.rounds import preview_of as round_preview
+from ..scoring import Game, score
 from ..scoring.game import declarer_of
 from ..scoring.trust import shown_status
 from ..services import common, games, rounds
 from ..services.scorer import scorer_state
 from ..web import htmx
-from ..web.errors import page_errors
+from ..web.errors import page_errors, refusals_on
 from ..web.loaders import any_game, game_to_edit
 from ..web.scorer import CHANGED_KEY, SCORER_BLOCKS, ScorerForms, scorer_context
 
@@ -112,15 +109,14 @@ def create(token: str):
         )
         document = form.round_document(preset, players)
         try:
-            client_key = rounds.check_client_key(form.client_key.data, "client_key")
-            if document is not None and not form.has_errors:
-                number = whole_number(form.number.data)
-                _row, game = rounds.record_round(stored, document, number, client_key, digest)
-                return after_change(stored, token, game=game)
+            with refusals_on(form):
+                client_key = rounds.check_client_key(form.client_key.data, "client_key")
+                if document is not None and not form.has_errors:
+                    number = whole_number(form.number.data)
+                    _row, game = rounds.record_round(stored, document, number, client_key, digest)
+                    return after_change(stored, token, game=game)
         except rounds.Replayed:  # a retry of a save that did arrive (its answer was lost): a success
             return after_change(stored, token)
-        except ScoringError as exc:
-            form.add_engine_error(exc.path, error_text(exc))
         except rounds.KeyReused as exc:
             key_refusal = engine_text(exc.template)
             form.add_engine_error("client_key", key_refusal)  # nothing was stored
@@ -136,20 +132,8 @@ def create(token: str):
         # No form to put the message in: the contract itself was refused (already declared, or
         # not the next one of a fixed order: the engine's message says which).
         message = key_refusal or " ".join(form.group_errors.get("contract", []))
-        if not message:  # the round was not sent to the engine (a part missing): ask it why
-            try:
-                check_contract(game.preset, game.players, game.first_declarer, game.rounds, contract)
-            except AlreadyDeclared as refused:
-                message = _(
-                    "%(name)s has already declared %(contract)s; choose another contract.",
-                    name=isolated_text(game.players[refused.seat]),
-                    contract=labels.contract_name(refused.contract),
-                )
-            except ScheduleError as refused:
-                message = error_text(refused)
-            except ScoringError:
-                pass  # no contract, or none of this preset's
-        message = message or _("Choose the contract again.")
+        # The round was not sent to the engine (a part missing): ask it why.
+        message = message or contract_refusal(game, contract) or _("Choose the contract again.")
     return game_page(stored, token, 422, state=state, form=form, contract=contract, message=message)
 
 
@@ -192,17 +176,7 @@ def preview_of(game: Game, index: int, form: RoundForm) -> dict[str, Any]:
     """The settlement preview of the form as it stands, for round ``index`` (0-based): the
     engine's :func:`settlement_of` once the round is complete and legal, otherwise
     ``problem``, the first thing the engine (or the form) still needs."""
-    waiting = _("enter the outcome to see what each player scores.")
-    document = form.round_document(game.preset, game.players)
-    if document is None:
-        return {"problem": waiting}
-    try:
-        rnd = parse_round(game.preset, game.players, game.first_declarer, game.rounds[:index], document, "")
-    except MissingPart:
-        return {"problem": waiting}  # a part not chosen yet is still being entered
-    except ScoringError as exc:
-        return {"problem": error_text(exc)}
-    return settlement_of(game, index, rnd)
+    return round_preview(game, index, form.round_document(game.preset, game.players))
 
 
 def preview_response(game: Game, index: int, form: RoundForm):
@@ -326,12 +300,11 @@ def edit(token: str, number: int):
             document = form.round_document(preset, game.players)
             if document is not None:
                 try:
-                    _row, after = rounds.replace_round(stored, number, document, form.based_on.data)
-                except ScoringError as exc:
-                    form.add_engine_error(exc.path, error_text(exc))
+                    with refusals_on(form) as refusal:
+                        _row, after = rounds.replace_round(stored, number, document, form.based_on.data)
                 except common.NotFound:  # undone (more than the last round) between the check above and the save
                     return conflict_page(stored, token, rounds.round_gone(number))
-                else:
+                if refusal.status is None:
                     # The game page confirms the edit once: what changed and whose totals moved.
                     summary = edit_summary(after, number, rnd)  # rnd: the round the form was opened on (based_on)
                     session[CHANGED_KEY] = {"game": stored.id, "action": "changed", **summary}

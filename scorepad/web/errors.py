@@ -10,7 +10,9 @@ for a page blueprint, whose views then only call the use case.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Protocol, TypeVar
 
 from flask import Blueprint, Flask, Response, jsonify, make_response, render_template, request
 from flask.typing import ResponseReturnValue
@@ -110,6 +112,68 @@ def page_errors(bp: Blueprint, answer: PageAnswer) -> None:
     bp.register_error_handler(
         Conflict, lambda exc: answer(409, capitalized(engine_text(exc.template, **exc.params)), exc)
     )
+
+
+class RefusableForm(Protocol):
+    """A form that shows refusals: the engine's next to the field its path names, others at the top."""
+
+    form_errors: list[str]
+
+    def add_engine_error(self, path: str, message: str) -> None: ...
+
+
+class Refusal:
+    """What :func:`refusals_on` caught: ``status`` is None while nothing was refused, 422 for the
+    engine's refusal, 409 for a use case's conflict (then ``conflict`` holds it)."""
+
+    status: int | None = None
+    conflict: Conflict | None = None
+
+
+@contextmanager
+def refusals_on(
+    form: RefusableForm, *, field: str | None = None, at_top: bool = False, conflicts: bool = False
+) -> Iterator[Refusal]:
+    """Run the block (a use case that the form's input feeds); what it refuses goes on ``form``
+    instead of out of the view, and the rest of the block is skipped, as with ``except``:
+
+    - the engine's :class:`ScoringError` (422): next to the field its path names
+      (``form.add_engine_error``), or on the field named ``field`` when the form has one input
+      the use case reads, or with ``at_top`` at the top of the form;
+    - with ``conflicts``, a use case's :class:`Conflict` (409): at the top of the form, in the
+      page's language. Without it a conflict goes on to the blueprint's handler (:func:`page_errors`).
+
+    Yields the :class:`Refusal`, whose ``status`` the view answers with."""
+    refusal = Refusal()
+    try:
+        yield refusal
+    except ScoringError as exc:
+        refusal.status = 422
+        if at_top:
+            form.form_errors.append(error_text(exc))
+        elif field is None:
+            form.add_engine_error(exc.path, error_text(exc))
+        else:
+            getattr(form, field).errors.append(error_text(exc))
+    except Conflict as exc:
+        if not conflicts:
+            raise
+        refusal.status, refusal.conflict = 409, exc
+        form.form_errors.append(engine_text(exc.template, **exc.params))
+
+
+Result = TypeVar("Result")
+
+
+def accepted(call: Callable[[], Result], *errors: type[Exception]) -> Result | None:
+    """What ``call()`` returns, or None when it raises one of ``errors`` (the engine's
+    :class:`ScoringError` by default): for a view that asks whether input is acceptable without
+    showing why not (a limit's answer, a preview of one row)."""
+    caught = errors or (ScoringError,)
+    try:
+        return call()
+    except caught:
+        return None
 
 
 def capitalized(message: str) -> str:
