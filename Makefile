@@ -5,6 +5,8 @@ BIN := $(VENV)/bin
 # extras (`.[test]`: pytest, Playwright, Hypothesis, Schemathesis, the linters).
 RUN_STAMP := $(VENV)/.install-run.stamp
 TEST_STAMP := $(VENV)/.install-test.stamp
+# Test workers (pytest-xdist): one per core; `make test TEST_WORKERS=0` runs in one process.
+TEST_WORKERS ?= auto
 # `make run HOST=0.0.0.0` serves the phones on the local network (and prints their address).
 HOST ?= 127.0.0.1
 PORT ?= 5000
@@ -66,7 +68,7 @@ test: lint compile-translations system-deps
 	@if { [ ! -x /usr/bin/chromium ] || ! command -v pdftoppm >/dev/null || [ ! -x /usr/sbin/nginx ]; } && [ "$$(id -u)" = 0 ]; then \
 		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(TEST_DEBS) $(PANGO_DEBS); \
 	fi
-	$(BIN)/python -m pytest -q -m "not postgresql"
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) -m "not postgresql"
 
 # The same suite on PostgreSQL, pytest only (the checks do not depend on the database):
 # TEST_DATABASE_URL names an empty database whose tables are dropped and re-created for each
@@ -75,7 +77,7 @@ TEST_DATABASE_URL ?= postgresql://scorepad:scorepad@127.0.0.1/scorepad_test
 # Browser, PDF, fuzz and server tests run once, in the SQLite pass (`make test`): this pass is
 # for what touches the database.
 test-postgres: $(TEST_STAMP) compile-translations
-	TEST_DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/python -m pytest -q -m "not browser and not pdf and not fuzz and not server"
+	TEST_DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/python -m pytest -q -n $(TEST_WORKERS) -m "not browser and not pdf and not fuzz and not server"
 
 # The board load benchmark: board polls and saves of an evening (run by hand; results go in bench/README.md).
 bench: $(TEST_STAMP)
@@ -85,11 +87,11 @@ bench: $(TEST_STAMP)
 bench-events: $(TEST_STAMP)
 	$(BIN)/python bench/event_load.py
 
-# A club's season (issue 16): 60 members and 2,000 games bulk-imported; its pages' p95, a save's p99 while they load.
+# A club's season: 60 members and 2,000 games bulk-imported; its pages' p95, a save's p99 while they load.
 bench-club: $(TEST_STAMP)
 	$(BIN)/python bench/club_load.py
 
-# Federation night (issue 17): PostgreSQL, two gunicorn instances and nginx (deploy/) on loopback, as root.
+# Federation night: PostgreSQL, two gunicorn instances and nginx (deploy/) on loopback, as root.
 bench-federation: $(TEST_STAMP)
 	$(BIN)/python bench/federation.py
 

@@ -1,10 +1,12 @@
 """Shared fixtures: the app on a throwaway SQLite file, its clients, and a phone-sized Chromium."""
 
+import functools
 import os
 import threading
 from pathlib import Path
 
 import pytest
+import sqlalchemy
 from flask.testing import FlaskClient
 from werkzeug.serving import make_server
 
@@ -29,8 +31,29 @@ SCREENSHOTS = Path(__file__).parent / "screenshots"
 
 def database_uri(tmp_path) -> str:
     """TEST_DATABASE_URL (e.g. a PostgreSQL database, emptied for each test) or a fresh
-    SQLite file (a file, not :memory:, so the live server's threads share it)."""
-    return database_url(os.environ.get("TEST_DATABASE_URL")) or f"sqlite:///{tmp_path / 'test.sqlite3'}"
+    SQLite file (a file, not :memory:, so the live server's threads share it). Under
+    pytest-xdist each worker has a PostgreSQL schema of its own in that database
+    (:func:`worker_schema`), so workers never drop each other's tables."""
+    url = database_url(os.environ.get("TEST_DATABASE_URL"))
+    if url is None:
+        return f"sqlite:///{tmp_path / 'test.sqlite3'}"
+    return worker_schema(url)
+
+
+@functools.cache
+def worker_schema(url: str) -> str:
+    """``url`` for this pytest-xdist worker (``PYTEST_XDIST_WORKER``: gw0, gw1 ...): its own
+    schema, created once, first on every connection's ``search_path`` (libpq's ``options``), so
+    the tables, their types and Alembic's version table all live there. ``url`` itself when not
+    under xdist or not PostgreSQL."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker or not url.startswith("postgresql"):
+        return url
+    engine = sqlalchemy.create_engine(url)
+    with engine.begin() as connection:
+        connection.execute(sqlalchemy.text(f'CREATE SCHEMA IF NOT EXISTS "{worker}"'))
+    engine.dispose()
+    return f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{worker}"
 
 
 class ServerLikeClient(FlaskClient):
