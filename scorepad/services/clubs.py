@@ -52,7 +52,36 @@ class ClubRefused(Refused):
 
 class MemberConflict(Conflict):
     """A change of members that cannot be made as asked (HTTP 409): two members who sat at one
-    game cannot be merged; a member cannot be merged into itself."""
+    game cannot be merged; a member cannot be merged into itself; a member merged already (into
+    another, by a merge that came first) is merged no further."""
+
+
+def lock_club(club_id: int) -> None:
+    """Start the write transaction of a change to the club's members and make it the only one:
+    the first statement writes the club's row (a no-op update), so PostgreSQL holds that row's
+    lock and SQLite its database write lock until the commit or rollback. Two admins adding
+    "Zoe" and "zoe", or merging Ann into Bob and Bob into Ann, at once: the second waits here,
+    then reads the members as the first left them, and its checks see the first's change."""
+    db.session.execute(update(StoredClub).where(StoredClub.id == club_id).values(stamp=StoredClub.stamp))
+
+
+#: The longest chain of merges a lookup follows. A merge points every member merged into the
+#: source at the target too, so a chain is one step long; the bound keeps a lookup from running
+#: forever on a cycle written some other way (a row edited by hand, say).
+MAX_MERGE_STEPS = 8
+
+
+def final_member_id(member_id: int, merged_into: Any) -> int | None:
+    """The id ``member_id`` reads as: the member it was merged into, followed to the end.
+    ``merged_into(id)`` gives a member's ``merged_into`` (None for a member not merged). None
+    when the chain loops or is longer than :data:`MAX_MERGE_STEPS` (no member to show)."""
+    current = member_id
+    for _step in range(MAX_MERGE_STEPS + 1):
+        nxt = merged_into(current)
+        if nxt is None:
+            return current
+        current = nxt
+    return None
 
 
 def new_public_id() -> str:
@@ -158,10 +187,17 @@ def find_member(club: StoredClub, public_id: str) -> StoredMember | None:
 
 
 def _as_merged(member: StoredMember | None) -> StoredMember | None:
-    """``member``, or the member it was merged into (the find of :func:`find_member` and :func:`member_rows`)."""
-    while member is not None and member.merged_into is not None:
-        member = db.session.get(StoredMember, member.merged_into)
-    return member
+    """``member``, or the member it was merged into (the find of :func:`find_member` and
+    :func:`member_rows`); None for a chain of merges that does not end (:func:`final_member_id`)."""
+    if member is None or member.merged_into is None:
+        return member
+
+    def merged_into(member_id: int) -> int | None:
+        row = db.session.get(StoredMember, member_id)
+        return None if row is None else row.merged_into
+
+    final = final_member_id(member.id, merged_into)
+    return None if final is None else db.session.get(StoredMember, final)
 
 
 def _name_taken(club: StoredClub, name: str, but: StoredMember | None = None) -> None:
@@ -171,11 +207,23 @@ def _name_taken(club: StoredClub, name: str, but: StoredMember | None = None) ->
             raise ScoringError("name", N_("a member of this club is already called %(name)s"), name=other.name)
 
 
+def _checked(check: Any) -> None:
+    """Run ``check()`` inside the club's write transaction; on its refusal roll the transaction
+    back (releasing the club's lock) and raise the refusal."""
+    try:
+        check()
+    except (ScoringError, Conflict):
+        db.session.rollback()
+        raise
+
+
 def add_member(club: StoredClub, name: Any) -> StoredMember:
     """Add a member named ``name`` (a player's name; no two members of a club with one
-    :func:`~scorepad.scoring.text.name_key`). Raises :class:`ScoringError` at ``name``."""
+    :func:`~scorepad.scoring.text.name_key`, checked under the club's lock: :func:`lock_club`).
+    Raises :class:`ScoringError` at ``name``."""
     clean = parse_member_name(name)
-    _name_taken(club, clean)
+    lock_club(club.id)
+    _checked(lambda: _name_taken(club, clean))
     member = StoredMember(public_id=new_public_id(), club_id=club.id, name=clean)
     db.session.add(member)
     ladder_changed(club.id)
@@ -184,9 +232,11 @@ def add_member(club: StoredClub, name: Any) -> StoredMember:
 
 
 def rename_member(club: StoredClub, member: StoredMember, name: Any) -> None:
-    """Rename ``member`` (games keep the names they were played with). Raises :class:`ScoringError` at ``name``."""
+    """Rename ``member`` (games keep the names they were played with; the name checked under
+    the club's lock: :func:`lock_club`). Raises :class:`ScoringError` at ``name``."""
     clean = parse_member_name(name)
-    _name_taken(club, clean, but=member)
+    lock_club(club.id)
+    _checked(lambda: _name_taken(club, clean, but=member))
     member.name = clean
     ladder_changed(club.id)
     db.session.commit()
@@ -196,21 +246,15 @@ def merge_members(club: StoredClub, source: StoredMember, target: StoredMember) 
     """Merge ``source`` into ``target`` (a duplicate: one person entered twice): every result of
     ``source`` counts for ``target`` from now on, the games keep the ids they were played with,
     and ``source``'s id reads as ``target``. The ratings are replayed from ``source``'s first game.
-    Raises :class:`MemberConflict` when they are one member or sat at one game together."""
+    Checked under the club's lock (:func:`lock_club`), with both members as they are then.
+    Raises :class:`MemberConflict` when they are one member, when either was merged already,
+    or when they sat at one game together."""
     if source.id == target.id:
         raise MemberConflict(N_("a member cannot be merged into themselves"))
-    shared = db.session.scalar(
-        select(func.count())
-        .select_from(StoredResult)
-        .where(StoredResult.member_id == source.id)
-        .where(StoredResult.game_id.in_(select(StoredResult.game_id).where(StoredResult.member_id == target.id)))
-    )
-    if shared:
-        raise MemberConflict(
-            N_("%(one)s and %(other)s played at the same table: they are two people"),
-            one=source.name,
-            other=target.name,
-        )
+    lock_club(club.id)
+    db.session.refresh(source)
+    db.session.refresh(target)
+    _checked(lambda: _mergeable(source, target))
     source.merged_into = target.id
     db.session.execute(update(StoredMember).where(StoredMember.merged_into == source.id).values(merged_into=target.id))
     db.session.execute(
@@ -223,11 +267,32 @@ def merge_members(club: StoredClub, source: StoredMember, target: StoredMember) 
     settle(club.id)
 
 
+def _mergeable(source: StoredMember, target: StoredMember) -> None:
+    """Raise :class:`MemberConflict` unless ``source`` can be merged into ``target`` now."""
+    for member in (source, target):
+        if member.merged_into is not None:
+            raise MemberConflict(N_("%(name)s was merged into another member already"), name=member.name)
+    shared = db.session.scalar(
+        select(func.count())
+        .select_from(StoredResult)
+        .where(StoredResult.member_id == source.id)
+        .where(StoredResult.game_id.in_(select(StoredResult.game_id).where(StoredResult.member_id == target.id)))
+    )
+    if shared:
+        raise MemberConflict(
+            N_("%(one)s and %(other)s played at the same table: they are two people"),
+            one=source.name,
+            other=target.name,
+        )
+
+
 def members_for_names(club: StoredClub, names: Sequence[str]) -> list[str]:
     """The member id of each name (already checked as players' names): a name matching a
     member's (:func:`~scorepad.scoring.text.name_key`) takes that member, any other becomes a
     new member (added to the session, not committed: the game's or night's commit stores
-    them). For the club's new-game and new-night forms (the admin link)."""
+    them). For the club's new-game and new-night forms (the admin link). Takes the club's lock
+    (:func:`lock_club`) first, so a member added at the same moment is found, not added twice."""
+    lock_club(club.id)
     known = {name_key(m.name): m for m in club_members(club)}
     ids = []
     for name in names:
@@ -359,10 +424,8 @@ def member_names(club: StoredClub) -> dict[str, str]:
     by_id = {m.id: m for m in rows}
     out = {}
     for m in rows:
-        target = m
-        while target.merged_into is not None and target.merged_into in by_id:
-            target = by_id[target.merged_into]
-        out[m.public_id] = target.name
+        final = final_member_id(m.id, lambda i: by_id[i].merged_into if i in by_id else None)
+        out[m.public_id] = (by_id[final] if final is not None else m).name
     return out
 
 
