@@ -71,6 +71,12 @@ def add(base: str, club: dict, name: str) -> tuple[int, dict]:
     return call(base, "POST", f"{API}/clubs/{club['id']}/members", {"name": name}, club["admin_token"])
 
 
+def club_of_two(base: str, name: str, *members: str) -> tuple[dict, list[str]]:
+    """A new club with ``members``: the club and the members' ids."""
+    club = new_club(base, name)
+    return club, [add(base, club, member)[1]["id"] for member in members]
+
+
 def stored_members(app, club: dict) -> list[tuple[str, str, str | None]]:
     """The club's member rows: (public id, name, public id merged into or None)."""
     with app.app_context():
@@ -82,11 +88,8 @@ def stored_members(app, club: dict) -> list[tuple[str, str, str | None]]:
 
 def test_two_merges_crossing_each_other_merge_once_and_leave_no_cycle(app, live_server):
     for attempt in range(TRIES):
-        club = new_club(live_server, f"Crossing {attempt}")
-        ann = add(live_server, club, "Ann")[1]["id"]
-        bob = add(live_server, club, "Bob")[1]["id"]
-        base = f"{API}/clubs/{club['id']}/members"
-        token = club["admin_token"]
+        club, (ann, bob) = club_of_two(live_server, f"Crossing {attempt}", "Ann", "Bob")
+        base, token = f"{API}/clubs/{club['id']}/members", club["admin_token"]
         answers = at_once(
             lambda: call(live_server, "POST", f"{base}/{ann}/merge", {"into": bob}, token),  # noqa: B023
             lambda: call(live_server, "POST", f"{base}/{bob}/merge", {"into": ann}, token),  # noqa: B023
@@ -151,11 +154,8 @@ def test_the_same_name_added_at_once_makes_one_member(app, live_server, names):
 
 def test_two_renames_to_one_name_at_once_leave_one_member_with_it(app, live_server):
     for attempt in range(TRIES):
-        club = new_club(live_server, f"Renames {attempt}")
-        first = add(live_server, club, "Anna")[1]["id"]
-        second = add(live_server, club, "Hanna")[1]["id"]
-        base = f"{API}/clubs/{club['id']}/members"
-        token = club["admin_token"]
+        club, (first, second) = club_of_two(live_server, f"Renames {attempt}", "Anna", "Hanna")
+        base, token = f"{API}/clubs/{club['id']}/members", club["admin_token"]
         answers = at_once(
             lambda: call(live_server, "PATCH", f"{base}/{first}", {"name": "Zoe"}, token),  # noqa: B023
             lambda: call(live_server, "PATCH", f"{base}/{second}", {"name": "zoe"}, token),  # noqa: B023
