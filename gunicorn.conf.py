@@ -49,6 +49,13 @@ keepalive = 10  # seconds: longer than the board's poll interval, so polls reuse
 # No access log by default. If one is turned on (--access-logfile), the filter of scorepad/logs.py
 # takes the tokens out of it (/g/<token> carries the game's edit token), as out of the error log.
 accesslog = None
+# gunicorn believes X-Forwarded-Proto (and -Ssl, -Protocol) from the addresses listed here, by
+# default loopback's: a client on this machine would turn every link to https:// even with
+# TRUSTED_PROXIES=0. TRUSTED_PROXIES is the one setting for proxies: the app (ProxyFix,
+# scorepad/security.py) believes that many hops of X-Forwarded-For/-Proto/-Host, and none when
+# it is 0. So gunicorn believes no address, whatever TRUSTED_PROXIES says: with 0 nothing
+# forwarded counts, and behind a proxy the app alone reads what the proxy sent.
+forwarded_allow_ips = ""
 # No control socket (gunicorn ≥ 25 opens one at ~/.gunicorn/gunicorn.ctl for `gunicornc`): the
 # scorepad does not use it, and two instances on one machine (deploy/, the tests' servers, the
 # benchmarks) would take each other's socket at that one path.
