@@ -128,41 +128,52 @@ def procfile(
     (``env`` may say otherwise) and ``bin_dir`` first on PATH (its ``flask`` and ``gunicorn``:
     this venv's by default), on a fresh SQLite file in ``workdir`` (the command migrates it
     first); yields the server and its output lines so far. Ready once gunicorn has bound its
-    port and boots its worker: connections made from then on wait in the listen queue.
-    Stopped afterwards (SIGTERM to its process group, then SIGKILL)."""
+    port and boots its worker: connections made from then on wait in the listen queue."""
+    with shell_server(procfile_command(), workdir, "Booting worker with pid", env, bin_dir) as served:
+        yield served
+
+
+@contextlib.contextmanager
+def shell_server(
+    command: str, workdir: Path, ready: str, env: dict[str, str] | None = None, bin_dir: Path = GUNICORN.parent
+) -> Iterator[tuple[Server, list[str]]]:
+    """``command`` run by ``sh`` from the repository root with PORT set to a free port, one
+    gunicorn worker (``env`` may say otherwise), ``bin_dir`` first on PATH and a fresh SQLite
+    file in ``workdir``; yields the server and its output lines so far once a line contains
+    ``ready``. Stopped afterwards (SIGTERM to its process group, then SIGKILL)."""
     port = free_port()
     environment = {
         **os.environ,
         "PORT": str(port),
         "WEB_CONCURRENCY": "1",
-        "DATABASE_URL": f"sqlite:///{workdir / 'procfile.sqlite3'}",
-        "SECRET_KEY": "procfile-test",
+        "DATABASE_URL": f"sqlite:///{workdir / 'served.sqlite3'}",
+        "SECRET_KEY": "served-test",
         **(env or {}),
         "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
     }
     process = subprocess.Popen(
-        ["sh", "-c", procfile_command()],
+        ["sh", "-c", command],
         cwd=ROOT,
         env=environment,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-        start_new_session=True,  # the shell, flask and gunicorn's processes: one group to stop
+        start_new_session=True,  # the shell and the processes it starts: one group to stop
     )
     lines: list[str] = []
-    booted = threading.Event()
+    started = threading.Event()
 
     def read_output() -> None:
         for line in process.stdout or ():
             lines.append(line)
-            if "Booting worker with pid" in line:
-                booted.set()
-        booted.set()  # the command ended: the test fails on what it printed
+            if ready in line:
+                started.set()
+        started.set()  # the command ended: the test fails on what it printed
 
     reader = threading.Thread(target=read_output, daemon=True)
     reader.start()
     try:
-        assert booted.wait(120) and process.poll() is None, "".join(lines)
+        assert started.wait(120) and process.poll() is None, "".join(lines)
         yield Server(process, "127.0.0.1", port, workdir / "unused.log"), lines
     finally:
         with contextlib.suppress(ProcessLookupError):  # the command ended by itself
