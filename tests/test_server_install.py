@@ -13,9 +13,11 @@ like any install. Marked ``server``: it runs once, in the SQLite pass (``make te
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,8 +30,9 @@ GAME = {**json.loads((ROOT / "tests" / "data" / "examples" / "tournament-full.js
 
 
 @pytest.fixture(scope="session")
-def run_only_venv(tmp_path_factory) -> Path:
-    """The bin/ folder of a new virtual environment with pyproject.toml's run dependencies."""
+def run_only_venv(tmp_path_factory) -> Iterator[Path]:
+    """The bin/ folder of a new virtual environment with pyproject.toml's run dependencies,
+    removed after the session (it takes ~240 MB; pytest keeps its last temporary folders)."""
     venv = tmp_path_factory.mktemp("run-only") / "venv"
     dependencies = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
@@ -39,7 +42,8 @@ def run_only_venv(tmp_path_factory) -> Path:
         [str(venv / "bin" / "pip"), "install", "-q", "-r", str(requirements)], capture_output=True, text=True
     )
     assert installed.returncode == 0, installed.stdout + installed.stderr
-    return venv / "bin"
+    yield venv / "bin"
+    shutil.rmtree(venv)
 
 
 def test_the_procfiles_server_serves_from_an_install_of_the_run_dependencies(run_only_venv, tmp_path):
