@@ -11,7 +11,7 @@ TEST_WORKERS ?= auto
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: venv install system-deps run lint test test-postgres bench bench-events bench-club bench-federation clean translations compile-translations
+.PHONY: venv install system-deps run dev lint test test-postgres bench bench-events bench-club bench-federation clean translations compile-translations
 
 venv install: $(RUN_STAMP)
 
@@ -49,10 +49,21 @@ system-deps:
 		else echo "PDF downloads need: apt-get install $(PANGO_DEBS)"; fi; \
 	fi
 
+# The production server, as the Procfile runs it: gunicorn with ./gunicorn.conf.py (gevent
+# workers, one per core), so a club night on a laptop is served as a server would serve it.
 run: $(RUN_STAMP) compile-translations system-deps
 	$(BIN)/flask --app scorepad db upgrade
 	@$(BIN)/flask --app scorepad addresses --host $(HOST) --port $(PORT)
-	$(BIN)/flask --app scorepad run --host $(HOST) --port $(PORT)
+	$(BIN)/gunicorn --bind $(HOST):$(PORT) "scorepad:create_app()"
+
+# For changing the code: Flask's development server in debug mode, which restarts itself when
+# a Python file changes and re-reads templates, CSS and JS on each request (scorepad/web/assets.py),
+# and shows a traceback page with Werkzeug's debugger: keep HOST at 127.0.0.1. Not for a
+# night's phones: it has no bounds on slow clients.
+dev: $(RUN_STAMP) compile-translations system-deps
+	$(BIN)/flask --app scorepad db upgrade
+	@$(BIN)/flask --app scorepad addresses --host $(HOST) --port $(PORT)
+	$(BIN)/flask --app scorepad run --debug --host $(HOST) --port $(PORT)
 
 # The static checks, in this order (each stops the run): lint, formatting (`ruff format` fixes
 # it), types of the app, the import contracts (pyproject.toml, [tool.importlinter]).

@@ -7,8 +7,9 @@ let slow clients wait without holding a process. Behind nginx, nginx is what wai
 clients: it reads a whole request before passing it on and buffers the whole answer
 (deploy/nginx/scorepad-locations.conf). So this file uses gunicorn's stock worker, `sync`, one
 request at a time per process, which is the set-up gunicorn's documentation asks for behind a
-buffering proxy. The rest (the logger that takes tokens out of the logs, no control socket) is
-read from the repository's gunicorn.conf.py.
+buffering proxy. The rest (the logger that takes tokens out of the logs, no control socket, no
+address whose X-Forwarded-* gunicorn believes: the app's TRUSTED_PROXIES decides) is read from
+the repository's gunicorn.conf.py.
 """
 
 import os
@@ -17,10 +18,11 @@ from pathlib import Path
 
 _base = runpy.run_path(str(Path(__file__).resolve().parent.parent / "gunicorn.conf.py"))
 
-# The repository's logging and control-socket settings (see its comments).
+# The repository's logging, control-socket and forwarded-headers settings (see its comments).
 logger_class = _base["logger_class"]
 accesslog = _base["accesslog"]
 control_socket_disable = _base["control_socket_disable"]
+forwarded_allow_ips = _base["forwarded_allow_ips"]
 
 worker_class = "sync"
 # A sync worker waits on PostgreSQL while serving; a few per core keep the cores busy. Each

@@ -1,5 +1,6 @@
 """A real gunicorn server on a free loopback port, for tests with real parallel requests
-and killed workers (tests/test_concurrency.py), and small HTTP helpers for them."""
+and killed workers (tests/test_concurrency.py); the Procfile's own command, as a platform runs
+it (tests/test_slow_clients.py, tests/test_server_*.py); small HTTP helpers for them."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -108,6 +110,82 @@ def gunicorn(
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def procfile_command() -> str:
+    """The Procfile's ``web:`` command, as a platform runs it."""
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        if line.startswith("web:"):
+            return line.removeprefix("web:").strip()
+    raise AssertionError("the Procfile has no web process")
+
+
+@contextlib.contextmanager
+def procfile(
+    workdir: Path, env: dict[str, str] | None = None, bin_dir: Path = GUNICORN.parent
+) -> Iterator[tuple[Server, list[str]]]:
+    """The Procfile's command run from the repository root with PORT set, one worker
+    (``env`` may say otherwise) and ``bin_dir`` first on PATH (its ``flask`` and ``gunicorn``:
+    this venv's by default), on a fresh SQLite file in ``workdir`` (the command migrates it
+    first); yields the server and its output lines so far. Ready once gunicorn has bound its
+    port and boots its worker: connections made from then on wait in the listen queue."""
+    with shell_server(procfile_command(), workdir, "Booting worker with pid", env, bin_dir) as served:
+        yield served
+
+
+@contextlib.contextmanager
+def shell_server(
+    command: str, workdir: Path, ready: str, env: dict[str, str] | None = None, bin_dir: Path = GUNICORN.parent
+) -> Iterator[tuple[Server, list[str]]]:
+    """``command`` run by ``sh`` from the repository root with PORT set to a free port, one
+    gunicorn worker (``env`` may say otherwise), ``bin_dir`` first on PATH and a fresh SQLite
+    file in ``workdir``; yields the server and its output lines so far once a line contains
+    ``ready``. Stopped afterwards (SIGTERM to its process group, then SIGKILL)."""
+    port = free_port()
+    environment = {
+        **os.environ,
+        "PORT": str(port),
+        "WEB_CONCURRENCY": "1",
+        "DATABASE_URL": f"sqlite:///{workdir / 'served.sqlite3'}",
+        "SECRET_KEY": "served-test",
+        **(env or {}),
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+    }
+    process = subprocess.Popen(
+        ["sh", "-c", command],
+        cwd=ROOT,
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,  # the shell and the processes it starts: one group to stop
+    )
+    lines: list[str] = []
+    started = threading.Event()
+
+    def read_output() -> None:
+        for line in process.stdout or ():
+            lines.append(line)
+            if ready in line:
+                started.set()
+        started.set()  # the command ended: the test fails on what it printed
+
+    reader = threading.Thread(target=read_output, daemon=True)
+    reader.start()
+    try:
+        assert started.wait(120) and process.poll() is None, "".join(lines)
+        yield Server(process, "127.0.0.1", port, workdir / "unused.log"), lines
+    finally:
+        with contextlib.suppress(ProcessLookupError):  # the command ended by itself
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        reader.join(timeout=15)
+        if process.stdout:
+            process.stdout.close()
 
 
 @dataclass

@@ -137,7 +137,7 @@ def test_gunicorn_error_log_shows_no_token(served):
     requests = visits(tokens, stylesheet)
     visit(server.host, server.port, requests)
     log = errors.read_text()
-    assert "Using worker: gevent" in log  # gunicorn.conf.py is the configuration
+    assert "Using worker: BoundedGeventWorker" in log  # gunicorn.conf.py is the configuration
     for token in tokens.values():
         assert token not in log
     for after, logged in AFTER_TOKEN.items():
