@@ -12,6 +12,7 @@ import pytest
 
 from scorepad.extensions import db
 from scorepad.models import StoredGame
+from scorepad.pages.sheet import csv_cell
 from scorepad.services import games, rounds
 
 EXAMPLES = Path(__file__).parent / "data" / "examples"
@@ -192,6 +193,43 @@ def test_the_csv_writes_zeros_and_keeps_names_intact(app, client):
     assert line["'=SUM(A1) running"] == "0"
     assert [s["player"] for s in standings] == ["Zoë", "Ðorđe 🂡", "'=SUM(A1)", "Beth"]
     assert [s["final"] for s in standings] == ["0", "-20", "0", "0"]
+
+
+@pytest.mark.parametrize("hidden", ["\u200b", "\ufeff", "\u200b\ufeff", "\u2060", " ", "\u00a0", "\u200e"])
+def test_a_formula_behind_characters_nobody_sees_is_not_run_either(app, client, hidden):
+    """A zero-width space, a byte order mark, a word joiner, a direction mark or a space before
+    "=": some spreadsheets skip them and run the rest, so the cell starts with an apostrophe."""
+    name = hidden + "=HYPERLINK(A1)"
+    doc = {
+        "players": ["Anne", name, "Carl", "Dirk"],
+        "first_declarer": 0,
+        "preset": "tournament",
+        "rounds": [{"contract": "no-king-of-hearts", "doubles": [], "outcome": {"king": 1}}],
+    }
+    with app.app_context():
+        stored, game = games.create_game(doc)
+        view = stored.view_token
+        kept = game.players[1]  # the name as the engine keeps it
+    assert kept.endswith("=HYPERLINK(A1)")
+    _rounds, standings = read_csv(client.get(f"/s/{view}/sheet.csv").data)
+    assert standings[1]["player"] == "'" + kept
+
+
+@pytest.mark.parametrize(
+    "cell, written",
+    [
+        ("\u200b=1+1", "'\u200b=1+1"),
+        ("\ufeff@SUM(A1)", "'\ufeff@SUM(A1)"),
+        ("\u200b\u200b-2", "'\u200b\u200b-2"),
+        ("\tplain", "'\tplain"),  # a tab or a carriage return first, as before
+        ("\u200bAnne", "\u200bAnne"),  # nothing to run after the unseen character
+        ("Anne=1", "Anne=1"),
+        ("", ""),
+        (12, 12),
+    ],
+)
+def test_csv_cell_sees_past_what_a_reader_does_not_see(cell, written):
+    assert csv_cell(cell) == written
 
 
 # -- the API's links -------------------------------------------------------------------------

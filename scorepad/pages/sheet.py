@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -266,10 +267,22 @@ def sheet_page(game: Game, blank: bool, saved_notes: str | None) -> dict[str, An
 
 
 def csv_cell(value: Any) -> Any:
-    """A text cell that a spreadsheet would run as a formula gets a leading apostrophe."""
-    if isinstance(value, str) and value.startswith(FORMULA_START):
+    """A text cell that a spreadsheet would run as a formula gets a leading apostrophe (OWASP,
+    "CSV Injection"): one that starts with :data:`FORMULA_START`, or does after characters a
+    reader does not see (a zero-width space U+200B, a byte order mark U+FEFF, any other format
+    or control character, spaces), which some spreadsheets skip before they look."""
+    if isinstance(value, str) and (value.startswith(FORMULA_START) or _seen_part(value).startswith(FORMULA_START)):
         return "'" + value
     return value
+
+
+def _seen_part(text: str) -> str:
+    """``text`` from its first character a reader sees: Unicode's format (Cf) and control (Cc)
+    characters and whitespace before it left out."""
+    for index, char in enumerate(text):
+        if not (unicodedata.category(char) in ("Cf", "Cc") or char.isspace()):
+            return text[index:]
+    return ""
 
 
 def sheet_csv(game: Game, statuses: Sequence[str] = ()) -> str:
