@@ -328,4 +328,4 @@ def test_make_run_serves_and_prints_on_the_same_host(args, host):
     )
     assert done.returncode == 0, done.stderr
     assert f"flask --app scorepad addresses --host {host} --port 5099" in done.stdout
-    assert f"flask --app scorepad run --host {host} --port 5099" in done.stdout
+    assert f"gunicorn --bind {host}:5099 " in done.stdout
