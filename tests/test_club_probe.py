@@ -7,7 +7,7 @@ stored μ/σ of each results row with it)."""
 
 import pytest
 from openskill.models import PlackettLuce
-from sqlalchemy import select, text
+from sqlalchemy import select, text, update
 
 from scorepad.extensions import db
 from scorepad.models import StoredClub, StoredGame, StoredMember, StoredResult
@@ -15,7 +15,17 @@ from scorepad.scoring import score
 from scorepad.services.rating import REPLAY_LOCK
 from tests.test_api import API, auth
 from tests.test_api_events import FirstSeat
-from tests.test_club_stats import GAMES, add_member, create_club, game_document, play, start_game, tr
+from tests.test_club_stats import (
+    GAMES,
+    add_member,
+    build_club,
+    create_club,
+    game_document,
+    member,
+    play,
+    start_game,
+    tr,
+)
 
 MODEL = PlackettLuce()
 
@@ -256,3 +266,34 @@ def test_a_save_while_another_replay_holds_the_club_answers_and_is_replayed_afte
             other.execute(text("SELECT pg_advisory_unlock(:a, :b)"), dict(zip("ab", lock, strict=True)))
     saved.close()  # the save's replay, after its answer
     assert_ratings_replayed(app, club["id"])
+
+
+def test_a_replay_killed_half_way_recovers_on_the_next_read(app, client):
+    """The worker replaying a club's ratings is killed: its transaction rolls back, and the
+    results the save rewrote stay unrated (``updating``). The next read of a member says so once
+    and schedules the replay after its answer; the read after that finds the ratings replayed,
+    as a replay from scratch computes them, with no write in between."""
+    club, ids, _games = build_club(client, "Killed replay", {})
+    assert_ratings_replayed(app, club["id"])
+    with app.app_context():
+        # What the save committed before its replay died: every row of the club to replay.
+        db.session.execute(update(StoredResult).values(rated=False, mu=None, sigma=None))
+        db.session.commit()
+    first = member(client, club, ids["Anne"])
+    assert first.status_code == 200 and first.json["rating"]["updating"] is True
+    second = member(client, club, ids["Anne"])
+    assert second.json["rating"]["updating"] is False
+    assert_ratings_replayed(app, club["id"])
+    want = expected_ratings(app, club["id"])
+    with app.app_context():
+        anne = db.session.scalar(select(StoredMember.id).where(StoredMember.public_id == ids["Anne"]))
+        last = max(
+            (
+                r
+                for r in db.session.scalars(
+                    select(StoredResult).where(StoredResult.member_id == anne, StoredResult.complete)
+                )
+            ),
+            key=lambda r: (r.date, r.created_at, r.game_id),
+        )
+    assert second.json["rating"]["mu"] == pytest.approx(want[(last.game_id, last.seat)][0])

@@ -10,6 +10,7 @@ import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from flask_migrate import downgrade, upgrade
 
 from scorepad import create_app
@@ -234,3 +235,64 @@ def test_the_downgrade_refuses_to_lose_the_tokens_of_stored_games_and_leaves_an_
         with db.engine.connect() as connection:
             assert compare_metadata(MigrationContext.configure(connection), db.metadata) == []
             assert connection.scalar(sa.select(sa.func.count()).select_from(sa.table("games"))) == 1
+
+
+def test_every_migration_downgrades_one_step_at_a_time_to_an_empty_database_and_up_again(empty_app):
+    """Each revision's downgrade runs (an empty database: nothing to lose), newest first, down
+    to no table but Alembic's own; upgrading again builds the models' schema."""
+    with empty_app.app_context():
+        upgrade()
+        script = ScriptDirectory(str(Path(__file__).parent.parent / "migrations"))
+        revisions = [rev.revision for rev in script.walk_revisions()]  # newest first, one line of them
+        assert len(script.get_heads()) == 1 and len(revisions) >= 15
+        for revision in revisions:
+            with db.engine.connect() as connection:
+                assert MigrationContext.configure(connection).get_current_revision() == revision
+            downgrade(revision="-1")
+            db.session.remove()
+        assert set(sa.inspect(db.engine).get_table_names()) <= {"alembic_version"}
+        upgrade()
+        with db.engine.connect() as connection:
+            assert compare_metadata(MigrationContext.configure(connection), db.metadata) == []
+
+
+def test_the_newest_migration_downgrades_with_a_club_its_game_and_night_stored(empty_app):
+    """The clubs' migration steps down with a club, a club game of 28 rounds and a club night
+    stored: the games and their rounds stay (the club columns go), and upgrading again builds the
+    models' schema."""
+    with empty_app.app_context():
+        upgrade()
+        client = empty_app.test_client()
+        club = client.post("/api/v1/clubs", json={"name": "Down", "ladder": {}}).json
+        admin = {"Authorization": f"Bearer {club['admin_token']}"}
+        members = [
+            client.post(f"/api/v1/clubs/{club['id']}/members", json={"name": n}, headers=admin).json["id"]
+            for n in ("Anne", "Beth", "Cath", "Dirk")
+        ]
+        document = json.loads((EXAMPLES / "tournament-full.json").read_text())["game"]
+        club_game = {**document, "players": ["Anne", "Beth", "Cath", "Dirk"], "club": club["id"], "members": members}
+        joins = {"X-Club-Token": club["admin_token"]}
+        assert client.post("/api/v1/games", json=club_game, headers=joins).status_code == 201
+        night = {
+            "format": "barbu-scorepad/event@1",
+            "title": "Thursday",
+            "players": ["Anne", "Beth", "Cath", "Dirk", "Eva", "Finn", "Gus", "Hal"],
+            "sessions": 1,
+            "preset": "tournament",
+            "club": club["id"],
+            "members": [*members, None, None, None, None],
+        }
+        assert client.post("/api/v1/events", json=night, headers=joins).status_code == 201
+        db.session.remove()
+        downgrade(revision="-1")
+        with db.engine.connect() as connection:
+            count = lambda table: connection.scalar(sa.select(sa.func.count()).select_from(sa.table(table)))  # noqa: E731
+            assert (count("games"), count("rounds"), count("events")) == (
+                3,
+                28,
+                1,
+            )  # the game and the night's two tables
+            assert "clubs" not in sa.inspect(connection).get_table_names()
+        upgrade()
+        with db.engine.connect() as connection:
+            assert compare_metadata(MigrationContext.configure(connection), db.metadata) == []

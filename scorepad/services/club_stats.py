@@ -27,7 +27,7 @@ from ..scoring.club import (
     ordinal,
 )
 from .clubs import club_members, ladder_rules
-from .rating import DEFAULT_MU, DEFAULT_SIGMA, last_ratings, ratings_pending
+from .rating import DEFAULT_MU, DEFAULT_SIGMA, last_ratings, ratings_pending, recover
 
 
 def _member_games(club: StoredClub, member: StoredMember) -> list[MemberGame]:
@@ -105,7 +105,9 @@ class MemberRating:
 
 
 def member_rating(club: StoredClub, member: StoredMember) -> MemberRating:
-    """The member's :class:`MemberRating` from the stored results (:mod:`scorepad.services.rating` keeps them)."""
+    """The member's :class:`MemberRating` from the stored results (:mod:`scorepad.services.rating`
+    keeps them). While they are ``updating``, a replay is scheduled after the answer unless one
+    is on its way (:func:`~scorepad.services.rating.recover`)."""
     rows = db.session.execute(
         select(StoredResult.game_id, StoredResult.date, StoredResult.mu, StoredResult.sigma)
         .where(
@@ -118,10 +120,13 @@ def member_rating(club: StoredClub, member: StoredMember) -> MemberRating:
     ).all()
     history = tuple(RatingPoint(r.game_id, r.date, r.mu, r.sigma) for r in rows)
     last = history[-1] if history else None
+    updating = ratings_pending(club.id)
+    if updating:
+        recover(club.id)  # a replay that never came (a worker killed half-way) comes after this answer
     return MemberRating(
         mu=last.mu if last else DEFAULT_MU,
         sigma=last.sigma if last else DEFAULT_SIGMA,
-        updating=ratings_pending(club.id),
+        updating=updating,
         history=history,
     )
 

@@ -208,11 +208,31 @@ def settle(club_id: int) -> None:
     if not has_request_context():
         catch_up(club_id)
         return
+    _replay_after_answer(club_id)
+
+
+def recover(club_id: int) -> None:
+    """A read that found the club's ratings ``updating`` (:func:`ratings_pending`) while no
+    replay of this process is on its way: the replay that should have followed the write was
+    lost (its worker killed half-way, whose transaction then rolled back, or a database error
+    left it for a next write that has not come). Schedule one after this answer, so the
+    ratings recover by themselves, without waiting for the next write. Two replays of one club
+    still run one after the other (:func:`catch_up`), and one that finds nothing unrated is
+    one query; outside a request nothing is scheduled."""
+    if time.monotonic() - _REPLAYING.get(club_id, -STUCK_AFTER) < STUCK_AFTER or not has_request_context():
+        return
+    _replay_after_answer(club_id)
+
+
+def _replay_after_answer(club_id: int) -> None:
+    """Replay the club's ratings once this request's answer has been sent (its close), until
+    nothing is left unrated (:data:`MAX_ROUNDS` rounds at most); noted in :data:`_REPLAYING`
+    meanwhile."""
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     _REPLAYING[club_id] = time.monotonic()
 
     @after_this_request
-    def _replay_after_answer(response: Any) -> Any:
+    def _replay(response: Any) -> Any:
         def replay() -> None:
             try:
                 with app.app_context():
