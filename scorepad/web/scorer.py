@@ -96,17 +96,22 @@ def scorer_context(
     )
     if page["contract"] is not None:
         page["form"] = form or forms.round(formdata=None, data={"contract": page["contract"]})
-    page["finished"] = finished_part(stored, page["game"]) if page["standings"].complete else None
+    final = not page["trust"].unsettled
+    page["finished"] = finished_part(stored, page["game"], final) if page["standings"].complete else None
     page["witness"] = scorer_witness(stored, can_edit, confirm_token=state.confirm_token)
     return page
 
 
-def finished_part(stored: StoredGame, game: Game) -> dict[str, Any]:
+def finished_part(stored: StoredGame, game: Game, final: bool = True) -> dict[str, Any]:
     """What a finished game offers (templates/games/_finished.html): ``rematch_declarer``, the
     seat that declares first if the table plays again (the engine's rule), and ``share``: the
     result as text (:func:`scorepad.pages.card.share_text`), the board's link that goes with it
-    and the card image's URL in the page's language."""
+    and the card image's URL in the page's language; None while the standings are not
+    ``final`` (provisional: a round disputed, or not confirmed where the game requires it:
+    :class:`scorepad.pages.history.Trust` ``unsettled``), a result not to be sent around yet."""
     card = result_card(game)
+    if not final:
+        return {"rematch_declarer": rematch_first_declarer(game.first_declarer), "share": None}
     return {
         "rematch_declarer": rematch_first_declarer(game.first_declarer),
         "share": {
