@@ -41,6 +41,27 @@ from tests.test_names import without_isolates
 EXAMPLE = json.loads((Path(__file__).parent / "data" / "examples" / "tournament-full.json").read_text())
 ROUNDS = EXAMPLE["game"]["rounds"]
 NOTE = "Marc had two queens, not Beth"
+#: Rounds 1-4 of the example in the history's words: outcome, doubles (Beth declares, so hers
+#: are redoubles) and points (the example's expected round totals).
+ROUND_1 = (
+    "12th trick (second to last): Élodie Last trick: Élodie"
+    " Doubles: Élodie doubled Marc, Anne doubled Beth, Beth redoubled Anne"
+    " Points: Élodie −60, Anne 0, Beth 0, Marc +30"
+)
+ROUND_2 = (
+    "Hearts: Élodie 3, Anne 0, Beth 5, Marc 5 Ace of hearts ♥A: Beth"
+    " Doubles: Élodie doubled Beth, Élodie doubled Marc, Anne doubled Beth, Anne doubled Marc, Beth redoubled Anne"
+    " Points: Élodie +6, Anne +38, Beth −50, Marc −24"
+)
+ROUND_3 = (
+    "Queens: Élodie 2, Anne 0, Beth 2, Marc 0"
+    " Doubles: Élodie doubled Beth, Élodie doubled Marc, Anne doubled Élodie, Anne doubled Marc"
+    " Points: Élodie −36, Anne +12, Beth −12, Marc +12"
+)
+ROUND_4 = (
+    "Tricks: Élodie 4, Anne 2, Beth 1, Marc 6 Doubles: Élodie doubled Beth, Anne doubled Marc, Marc doubled Anne"
+    " Points: Élodie −14, Anne +12, Beth +4, Marc −28"
+)
 
 
 class Clock:
@@ -139,16 +160,34 @@ def history_entries(html: str) -> list[tuple[str, str, str]]:
 def test_the_history_page_lists_every_change_oldest_first_in_the_players_time(app, client):
     game = evening(app, client)
     html = page(client, f"/h/{game['view_token']}")
+    # Each entry with the round's outcome and points (issue 26): the points of rounds 1-4 are the
+    # example's expected totals; round 2's edits worked by hand below (Beth declares; Anne doubled
+    # Beth, who redoubled: their difference counts twice; every other double once).
     assert history_entries(html) == [
-        ("9:00 PM", "Recorded round 1: No Last Two, declarer Beth", "The scorer"),
-        ("9:02 PM", "Recorded round 2: No Hearts, declarer Beth", "The scorer"),
-        ("9:04 PM", "Recorded round 3: No Queens, declarer Beth", "The scorer"),
-        ("9:06 PM", "Recorded round 4: No Tricks, declarer Beth", "The scorer"),
-        ("9:10 PM", "Changed round 2 Ace of hearts ♥A: Beth → Élodie", "The scorer"),
-        ("9:14 PM", "Changed round 2 Ace of hearts ♥A: Élodie → Marc", "The scorer"),
-        ("9:16 PM", "Undid round 4: No Tricks, declarer Beth", "The scorer"),
-        ("9:18 PM", "Confirmed round 1", "The other player"),
-        ("9:20 PM", f"Disputed round 3 “{NOTE}”", "The other player"),
+        ("9:00 PM", f"Recorded round 1: No Last Two, declarer Beth {ROUND_1}", "The scorer"),
+        ("9:02 PM", f"Recorded round 2: No Hearts, declarer Beth {ROUND_2}", "The scorer"),
+        ("9:04 PM", f"Recorded round 3: No Queens, declarer Beth {ROUND_3}", "The scorer"),
+        ("9:06 PM", f"Recorded round 4: No Tricks, declarer Beth {ROUND_4}", "The scorer"),
+        # ♥A to Élodie: raw −10 0 −10 −10; Élodie–Beth and Élodie–Marc 0, Anne–Beth 2 × 10,
+        # Anne–Marc 10: round totals −10 30 −30 −20 (were 6 38 −50 −24).
+        (
+            "9:10 PM",
+            "Changed round 2 Ace of hearts ♥A: Beth → Élodie"
+            " Points: Élodie +6 → −10, Anne +38 → +30, Beth −50 → −30, Marc −24 → −20",
+            "The scorer",
+        ),
+        # ♥A to Marc: raw −6 0 −10 −14; Élodie +4 from Beth, +8 from Marc; Anne +20 from Beth,
+        # +14 from Marc: 6 34 −34 −36.
+        (
+            "9:14 PM",
+            "Changed round 2 Ace of hearts ♥A: Élodie → Marc"
+            " Points: Élodie −10 → +6, Anne +30 → +34, Beth −30 → −34, Marc −20 → −36",
+            "The scorer",
+        ),
+        # The undo says what it removed.
+        ("9:16 PM", f"Undid round 4: No Tricks, declarer Beth {ROUND_4}", "The scorer"),
+        ("9:18 PM", f"Confirmed round 1 {ROUND_1}", "The other player"),
+        ("9:20 PM", f"Disputed round 3 {ROUND_3} “{NOTE}”", "The other player"),
     ]
     assert "Times: Europe/Amsterdam." in text(html)
     # Above the entries, each round changed since it was recorded, as the board says it.
@@ -163,7 +202,13 @@ def test_the_history_page_says_the_time_in_the_readers_language(app, client):
     game = evening(app, client)
     html = client.get(f"/h/{game['view_token']}", headers={"Accept-Language": "de"}).get_data(as_text=True)
     entries = history_entries(html)
-    assert entries[0] == ("21:00", "Runde 1 eingetragen: Keine letzten zwei, Ansager Beth", "Der Schreiber")
+    assert entries[0] == (
+        "21:00",
+        "Runde 1 eingetragen: Keine letzten zwei, Ansager Beth 12. Stich (vorletzter): Élodie Letzter Stich: Élodie"
+        " Kontras: Élodie hat Marc kontriert, Anne hat Beth kontriert, Beth gab Anne Rekontra"
+        " Punkte: Élodie −60, Anne 0, Beth 0, Marc +30",
+        "Der Schreiber",
+    )
     assert [e[0] for e in entries] == ["21:00", "21:02", "21:04", "21:06", "21:10", "21:14", "21:16", "21:18", "21:20"]
     assert f"„{NOTE}“" in text(html)  # the dispute's note in German quotation marks
     # The German board says when round 2 was last changed with a German clock too.
@@ -381,15 +426,17 @@ def test_the_csv_says_each_rounds_status(app, client):
 
 
 @pytest.mark.pdf
-def test_the_pdf_keeps_the_sheet_on_its_page_and_prints_the_footnotes_after_it(app, client, tmp_path):
+def test_the_pdf_prints_the_footnotes_after_the_sheet_on_its_page_when_they_fit(app, client, tmp_path):
+    """Four rounds leave the page room for the notes: one page, the notes after the sheet (issue
+    26: a correction no longer makes the sheet two pages; tests/test_final_result.py)."""
     game = evening(app, client)
     response = client.get(f"/s/{game['view_token']}/sheet.pdf?paper=a4")
     path = tmp_path / "sheet.pdf"
     path.write_bytes(response.data)
     body = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
-    sheet, notes = body.split("\f")[:2]
-    assert "Rank" in sheet and "Notes on the rounds" not in sheet
-    assert "Notes on the rounds" in notes
+    assert body.count("\f") == 1  # one page
+    sheet, notes = body.split("Notes on the rounds")
+    assert "Rank" in sheet and "Rank" not in notes
     assert "Round 2 was changed twice after it was recorded, last at 9:14 PM" in " ".join(notes.split())
     assert f"Round 3 is disputed (9:20 PM): “{NOTE}”" in " ".join(notes.split())
     SCREENSHOTS.mkdir(exist_ok=True)
@@ -404,7 +451,8 @@ def test_the_pdf_keeps_the_sheet_on_its_page_and_prints_the_footnotes_after_it(a
 )
 def test_the_fullest_marked_sheets_still_print_the_sheet_on_one_page(app, client, tmp_path, case, paper, lang):
     """The fullest sheets of tests/test_sheet.py with every mark and the longest note: the
-    legend takes no line from the sheet, and the notes go on the next page."""
+    legend takes no line from the sheet, and the notes follow it whole, under it when its page
+    has room for them (A4 with the preset's notes: issue 26), else on the next page."""
     from scorepad.services import confirmation, games, rounds
     from tests.test_sheet import PLACE, extreme_sheet  # noqa: PLC0415
 
@@ -425,11 +473,12 @@ def test_the_fullest_marked_sheets_still_print_the_sheet_on_one_page(app, client
     SCREENSHOTS.mkdir(exist_ok=True)
     stem.with_suffix(".pdf").write_bytes(response.data)
     subprocess.run(["pdftoppm", "-png", "-r", "70", str(path), str(stem)], check=True)
-    pages = body.split("\f")
-    assert len([p for p in pages if p.strip()]) == 2
+    pages = [page for page in body.split("\f") if page.strip()]
+    assert len(pages) == {"nine-40": 2, "notes": 2 if paper == "letter" else 1}[case]
     rank = pages[0].index({"en": "Rank", "de": "Platz", "nl": "Plaats", "fr": "Rang"}[lang])
     assert pages[0].rindex("Bartholomäus") > rank
-    assert "Ω" * 20 in "".join(pages[1].split())
+    # The dispute's note whole on one page: the last, after the sheet.
+    assert pages[-1][rank if len(pages) == 1 else 0 :].count("Ω") == 200
 
 
 @pytest.mark.parametrize("confirmation", ["required", "optional"])

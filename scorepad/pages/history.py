@@ -21,12 +21,11 @@ from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from .. import labels
 from ..scoring import Game, Round
 from ..scoring.game import declarer_of
 from ..scoring.trust import Edits, aware_utc, round_edits, shown_status
 from .common import isolated_text, zone_named
-from .rounds import round_changes
+from .rounds import contract_words, points_line, round_changes, round_words
 
 if TYPE_CHECKING:
     from ..models import StoredHistory
@@ -167,21 +166,16 @@ def round_of(obj: Mapping[str, Any]) -> Round:
 
 def contract_text(obj: Mapping[str, Any]) -> str:
     """A stored round's contract in words: "No Queens", "Trumps (♥ Hearts)", "Domino
-    (starting rank: 7)"."""
-    text = str(labels.contract_name(str(obj.get("contract", ""))))
-    if obj.get("trump") in labels.SUITS:
-        text += f" ({labels.SUIT_SYMBOLS[obj['trump']]} {labels.SUITS[obj['trump']]})"
-    if obj.get("start_rank") in labels.RANKS:
-        text += " ({})".format(_("starting rank: %(rank)s", rank=labels.RANKS[obj["start_rank"]]))
-    return text
+    (starting rank: 7)" (:func:`~.rounds.contract_words`)."""
+    return contract_words(round_of(obj))
 
 
 @dataclass(frozen=True)
 class Entry:
     """One line of the history page: ``at`` (aware UTC), ``time`` (the players' clock),
     ``day`` (their calendar day), ``who`` (the role, in words), ``what`` (the change in one
-    sentence), ``changes`` (an edit's parts that changed: :func:`scorepad.pages.rounds.round_changes`),
-    ``note`` (a dispute's note) and ``action``, ``number`` (the round, or None)."""
+    sentence), ``changes`` (the lines under it, :func:`entry_words`), ``note`` (a dispute's
+    note) and ``action``, ``number`` (the round, or None)."""
 
     at: datetime
     time: str
@@ -195,28 +189,34 @@ class Entry:
 
 
 def entry_words(game: Game, row: StoredHistory) -> tuple[str, tuple[str, ...]]:
-    """What history ``row`` did, in the reader's language: one sentence, and for an edit the
-    round's parts that changed ("Recorded round 3: No Queens, declarer Marc"; "Changed round
-    2" with "♥A: Beth → Marc")."""
+    """What history ``row`` did, in the reader's language: one sentence, and the lines under
+    it. A round recorded, undone (what the undo removed), confirmed or disputed: the round's
+    outcome and points as it was then (:func:`~.rounds.round_words`: "Recorded round 3: No
+    Queens, declarer Marc" with "Queens: Anne 1, …" and "Points: Anne −6, …"). An edit: the
+    parts that changed and the points before → after ("Changed round 2" with "♥A: Beth →
+    Marc" and "Points: Anne −6 → −10, …")."""
     n = row.round or 0
     name = isolated_text(game.players[declarer_of(game.preset, game.first_declarer, n - 1)]) if n else ""
-    if row.action == "record" and row.after is not None:
+    if n and row.action == "record" and row.after is not None:
         said = _(
             "Recorded round %(n)d: %(contract)s, declarer %(name)s", n=n, contract=contract_text(row.after), name=name
         )
-        return said, ()
-    if row.action == "edit" and row.before is not None and row.after is not None:
-        changes = round_changes(round_of(row.before), round_of(row.after), game.players, declarer_of_round(game, n))
-        return _("Changed round %(n)d", n=n), tuple(changes)
-    if row.action == "undo" and row.before is not None:
+        return said, round_words(game, n, round_of(row.after)).lines
+    if n and row.action == "edit" and row.before is not None and row.after is not None:
+        old, new = round_of(row.before), round_of(row.after)
+        changes = round_changes(old, new, game.players, declarer_of_round(game, n))
+        points = points_line(game.players, round_words(game, n, new).totals, round_words(game, n, old).totals)
+        return _("Changed round %(n)d", n=n), (*changes, points)
+    if n and row.action == "undo" and row.before is not None:
         said = _(
             "Undid round %(n)d: %(contract)s, declarer %(name)s", n=n, contract=contract_text(row.before), name=name
         )
-        return said, ()
+        return said, round_words(game, n, round_of(row.before)).lines
+    checked = round_words(game, n, round_of(row.after)).lines if n and row.after is not None else ()
     if row.action == "confirm":
-        return _("Confirmed round %(n)d", n=n), ()
+        return _("Confirmed round %(n)d", n=n), checked
     if row.action == "dispute":
-        return _("Disputed round %(n)d", n=n), ()
+        return _("Disputed round %(n)d", n=n), checked
     if row.action == "import":
         count = len((row.after or {}).get("rounds", ()))
         return ngettext("Imported the game with %(num)d round", "Imported the game with %(num)d rounds", count), ()

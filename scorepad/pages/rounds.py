@@ -4,7 +4,7 @@ the engine's results."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from flask_babel import gettext as _
@@ -16,8 +16,8 @@ from ..scoring.contracts import OUTCOME_FIELDS
 from ..scoring.document import check_contract
 from ..scoring.doubles import pair_settlements
 from ..scoring.errors import AlreadyDeclared, ScheduleError
-from ..scoring.game import declarer_of, free_contracts, seats_of
-from .common import isolated_text, short_names
+from ..scoring.game import declarer_of, free_contracts, round_points, seats_of
+from .common import isolated_text, short_names, signed
 from .scorer import round_form
 
 
@@ -127,18 +127,11 @@ def round_changes(old: Round, new: Round, players: Sequence[str], declarer: int)
         if value == was:
             continue
         label = str(labels.OUTCOME_PARTS[part])
-        if part in ("tricks", "queens", "hearts"):
-            if was is None:
-                said(label, None, ", ".join(f"{names[seat]} {n}" for seat, n in enumerate(value)))
-            else:
-                moves = [
-                    f"{names[seat]} {a} → {b}" for seat, (a, b) in enumerate(zip(was, value, strict=True)) if a != b
-                ]
-                said(label, None, ", ".join(moves))
-        elif part in ("order", "most"):
-            said(label, None if was is None else ", ".join(names[s] for s in was), ", ".join(names[s] for s in value))
+        if part in COUNTED and was is not None:
+            moves = [f"{names[seat]} {a} → {b}" for seat, (a, b) in enumerate(zip(was, value, strict=True)) if a != b]
+            said(label, None, ", ".join(moves))
         else:
-            said(label, None if was is None else names[was], names[value])
+            said(label, None if was is None else _part_value(part, was, names), _part_value(part, value, names))
     added = [pair for pair in new.doubles if pair not in old.doubles]
     removed = [pair for pair in old.doubles if pair not in new.doubles]
     if added:
@@ -146,6 +139,108 @@ def round_changes(old: Round, new: Round, players: Sequence[str], declarer: int)
     if removed:
         changes.append(_("Doubles removed: %(doubles)s", doubles=_doubles(removed, names, declarer)))
     return changes
+
+
+#: The outcome's parts that count something for each player (the others name players).
+COUNTED = ("tricks", "queens", "hearts")
+
+
+def _part_value(part: str, value: Any, names: Sequence[str]) -> str:
+    """A part of an outcome in words: each player's count ("Anne 3, Beth 5, …"), the players
+    in order ("Marc, Anne, …") or the player who took it ("Marc")."""
+    if part in COUNTED:
+        return ", ".join(f"{names[seat]} {n}" for seat, n in enumerate(value))
+    if part in ("order", "most"):
+        return ", ".join(names[seat] for seat in value)
+    return names[value]
+
+
+@dataclass(frozen=True)
+class RoundWords:
+    """A round in words, as the history page and the phone's card of a round not saved say it
+    (plain text, names isolated): ``title`` ("Round 3: Marc declares No Queens"), ``outcome``
+    (a line a part of the outcome, then the doubles: "Queens: Anne 1, Beth 0, …", "Doubles:
+    Anne doubled Marc"; "Outcome: not played" for a deal nobody doubled) and ``totals``, each
+    player's points of the round by seat (the engine's :func:`~scorepad.scoring.game.round_points`),
+    said by ``points`` ("Points: Anne −6, Beth +4, …")."""
+
+    title: str
+    outcome: tuple[str, ...]
+    totals: tuple[int, ...]
+    points: str
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """The outcome's lines and the points' line."""
+        return (*self.outcome, self.points)
+
+
+def points_line(players: Sequence[str], totals: Sequence[int], before: Sequence[int] | None = None) -> str:
+    """Each player's points of a round: "Points: Anne −6, Beth +4, Cath 0, Diana +2"; with
+    ``before`` (the points before an edit), a player whose points changed as "Anne −6 → −10"."""
+    said = []
+    for seat, (name, now) in enumerate(zip(players, totals, strict=True)):
+        value = signed(now, plus=True)
+        if before is not None and before[seat] != now:
+            value = f"{signed(before[seat], plus=True)} → {value}"
+        said.append(f"{isolated_text(name)} {value}")
+    return _("%(part)s: %(change)s", part=_("Points"), change=", ".join(said))
+
+
+def round_words(game: Game, number: int, rnd: Round) -> RoundWords:
+    """Round ``rnd`` said as round ``number`` (1-based) of ``game``: its declarer is the
+    schedule's, its points the engine's (:class:`RoundWords`). ``rnd`` is a round the engine
+    validated (a stored one, or one parsed for this number)."""
+    preset = game.preset
+    declarer = declarer_of(preset, game.first_declarer, number - 1)
+    names = [isolated_text(name) for name in game.players]
+    raw, net, played = round_points(preset, rnd, declarer)
+    totals = tuple(r + n for r, n in zip(raw, net, strict=True))
+    if rnd.outcome is None or not played:
+        outcome = [_("%(part)s: %(change)s", part=_("Outcome"), change=_("not played"))]
+    else:
+        outcome = [
+            _(
+                "%(part)s: %(change)s",
+                part=labels.OUTCOME_PARTS[part],
+                change=_part_value(part, rnd.outcome[part], names),
+            )
+            for part in OUTCOME_FIELDS[rnd.contract]
+        ]
+    if rnd.doubles:
+        outcome.append(_("%(part)s: %(change)s", part=_("Doubles"), change=_doubles(rnd.doubles, names, declarer)))
+    title = _(
+        "Round %(n)d: %(name)s declares %(contract)s",
+        n=number,
+        name=names[declarer],
+        contract=contract_words(rnd),
+    )
+    return RoundWords(title, tuple(outcome), totals, points_line(game.players, totals))
+
+
+def contract_words(rnd: Round) -> str:
+    """A round's contract in words: "No Queens", "Trumps (♥ Hearts)", "Domino (starting rank: 7)"."""
+    text = str(labels.contract_name(rnd.contract))
+    if rnd.trump in labels.SUITS:
+        text += f" ({labels.SUIT_SYMBOLS[rnd.trump]} {labels.SUITS[rnd.trump]})"
+    if rnd.start_rank in labels.RANKS:
+        text += " ({})".format(_("starting rank: %(rank)s", rank=labels.RANKS[rnd.start_rank]))
+    return text
+
+
+def entered_round(game: Game, number: int, document: Any) -> RoundWords | None:
+    """What a scorer entered as round ``number`` (1-based): the round ``document`` of their
+    form (game-format.md "Round") in words, validated by the engine as the round after the
+    game's first ``number - 1`` rounds, the game they saw. None when the game no longer has
+    those rounds (one was undone since) or the engine refuses the round."""
+    if document is None or number < 1 or len(game.rounds) < number - 1:
+        return None
+    previous = game.rounds[: number - 1]
+    try:
+        rnd = parse_round(game.preset, game.players, game.first_declarer, previous, document, "")
+    except ScoringError:
+        return None
+    return round_words(game, number, rnd)
 
 
 def _suit(suit: str | None) -> str:

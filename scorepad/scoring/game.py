@@ -228,6 +228,15 @@ def round_raw(preset: Preset, rnd: Round, declarer: int) -> tuple[tuple[int, ...
     return contract.raw(rnd.outcome), True
 
 
+def round_points(preset: Preset, rnd: Round, declarer: int) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
+    """One round settled on its own (barbu-rules.md "Scoring" and "Doubles"): its raw scores
+    (:func:`round_raw`), what its doubles move (:func:`~.doubles.settle`), both in points by
+    seat, and whether it was played. The round's total is their sum; nothing else of the game
+    plays a part (the declarer is the schedule's)."""
+    raw, played = round_raw(preset, rnd, declarer)
+    return raw, settle(raw, rnd.doubles, declarer, preset.doubling), played
+
+
 def rank_of(final: tuple[int, ...]) -> tuple[int, ...]:
     """Competition ranking, highest score first: ties share a rank and the next rank
     skips (scores 10, 5, 5, 0 → ranks 1, 2, 2, 4)."""
@@ -311,8 +320,7 @@ def score(game: Game) -> Scores:
     quota_given = [[0] * SEATS for _ in range(SEATS)]
     for i, rnd in enumerate(game.rounds):
         declarer = declarer_of(preset, game.first_declarer, i)
-        raw, played = round_raw(preset, rnd, declarer)
-        net = settle(raw, rnd.doubles, declarer, preset.doubling)
+        raw, net, played = round_points(preset, rnd, declarer)
         total = tuple(r + n for r, n in zip(raw, net, strict=True))
         running = tuple(a + b for a, b in zip(running, total, strict=True))
         results.append(RoundResult(i + 1, declarer, raw, net, total, running, played))

@@ -215,11 +215,11 @@ def confirm_url(token: str) -> str:
 
 @bp.get("/d/<token>/cards")
 def cards(token: str):
-    """The printable table cards: A4 pages of six cards, a card per table with its players in
-    seat order, who declares first, the QR code of its scorer page and, unless the night's
-    confirmation is off, of its confirm page (the other player checks there); every session's, or one
-    session's with ``?session=<n>`` (a later session printed when its players arrive; 404 for
-    a session the night does not have)."""
+    """The printable table cards: pages of six cards (A4 or US Letter), a card per table with
+    its players in seat order, who declares first, the QR code of its scorer page and, unless
+    the night's confirmation is off, of its confirm page (the other player checks there), and
+    the scorer page's address; every session's, or one session's with ``?session=<n>`` (a
+    later session printed when its players arrive; 404 for a session the night does not have)."""
     stored = director_event(token)
     context = console_page(night_state(stored, NightRole.DIRECTOR), common.clock())
     only = request.args.get("session")

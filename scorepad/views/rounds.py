@@ -16,7 +16,15 @@ from ..forms.common import ButtonForm, NumberedForm, whole_number
 from ..forms.rounds import PutBackForm, RoundForm, UndoForm
 from ..i18n import engine_text
 from ..models import StoredGame
-from ..pages.rounds import contract_refusal, edit_page, edit_summary, free_of, preview_fragment, round_page
+from ..pages.rounds import (
+    contract_refusal,
+    edit_page,
+    edit_summary,
+    entered_round,
+    free_of,
+    preview_fragment,
+    round_page,
+)
 from ..pages.rounds import preview_of as round_preview
 from ..scoring import Game, score
 from ..scoring.game import declarer_of
@@ -48,15 +56,20 @@ def game_page(stored: StoredGame, token: str, status: int = 200, refusal: str | 
     return htmx.page_or_blocks(SCORER, SCORER_BLOCKS, status=status, **context)
 
 
-def conflict_page(stored: StoredGame, token: str, conflict: common.Conflict):
+def conflict_page(stored: StoredGame, token: str, conflict: common.Conflict, entered: tuple[int, Any] | None = None):
     """The game page with status 409 and why the change was refused, above the game as it is
     now. The message is the API's, begun with a capital letter as the page's other messages
     are. Its code (data-refusal) is ``closed`` when the table's club night is closed (nothing
     can be saved there: the phone's outbox shows the round as refused, not as one to save
-    again under another number), else ``conflict``."""
+    again under another number), else ``conflict``. ``entered``: a refused save's round number
+    and round document, said under the message (what the scorer entered: the phone's card of
+    the round not saved shows it)."""
     message = engine_text(conflict.template, **conflict.params)
     refusal = "closed" if isinstance(conflict, common.NightClosed) else None
-    return game_page(stored, token, 409, refusal=refusal, message=message[:1].upper() + message[1:])
+    state = scorer_state(stored, True)
+    words = entered_round(state.game, *entered) if entered else None
+    capital = message[:1].upper() + message[1:]
+    return game_page(stored, token, 409, refusal=refusal, message=capital, state=state, entered=words)
 
 
 def refused(status: int, message: str, error: Exception):
@@ -103,6 +116,7 @@ def create(token: str):
     form = RoundForm()
     contract = form.contract.data
     key_refusal = None  # the idempotency key names another round: said above all else
+    number: int | None = None
     if form.validate_on_submit():
         digest = rounds.request_digest(
             sorted([name, value] for name, value in request.form.items(multi=True) if name not in UNSIGNED_FIELDS)
@@ -120,6 +134,8 @@ def create(token: str):
         except rounds.KeyReused as exc:
             key_refusal = engine_text(exc.template)
             form.add_engine_error("client_key", key_refusal)  # nothing was stored
+        except common.Conflict as conflict:  # the game changed meanwhile: say what was entered
+            return conflict_page(stored, token, conflict, None if number is None else (number, document))
     state = scorer_state(stored, True)
     game = state.game
     upcoming = score(game).standings.next

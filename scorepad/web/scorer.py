@@ -20,6 +20,7 @@ from ..pages.card import result_card, share_text
 from ..pages.common import zone_named
 from ..pages.confirm import CheckBox, RoundCheck, disputed_notes
 from ..pages.history import trust_part
+from ..pages.rounds import RoundWords
 from ..pages.scorer import scorer_parts
 from ..scoring import Game
 from ..scoring.game import rematch_first_declarer
@@ -65,6 +66,7 @@ def scorer_context(
     preview: dict[str, Any] | None = None,
     feedback: dict[str, Any] | None = None,
     state: ScorerState | None = None,
+    entered: RoundWords | None = None,
 ) -> dict[str, Any]:
     """The game page's template variables: :func:`scorepad.pages.scorer.scorer_parts` of the
     game's one read (``state``, :func:`scorepad.services.scorer.scorer_state`: read here when
@@ -73,7 +75,8 @@ def scorer_context(
     with its points); ``preview``: the settlement preview of the form being entered (see
     rounds.preview_of); ``message``: why a change was refused (with ``refusal``, its code);
     ``feedback``: what the scorer just did (``action``: restored, undone or changed; see
-    views/rounds.py)."""
+    views/rounds.py); ``entered``: with a refused save, the round the scorer entered, in words
+    (:func:`scorepad.pages.rounds.entered_round`)."""
     state = state or scorer_state(stored, can_edit)
     page = scorer_parts(state, can_edit, contract)
     page.update(
@@ -87,22 +90,28 @@ def scorer_context(
             "preview": preview,
             "form": None,
             "feedback": feedback or {},
+            "entered": entered,
             "trust": trust_part(state.confirmation, state.statuses, state.history, zone_named(state.timezone)),
         }
     )
     if page["contract"] is not None:
         page["form"] = form or forms.round(formdata=None, data={"contract": page["contract"]})
-    page["finished"] = finished_part(stored, page["game"]) if page["standings"].complete else None
+    final = not page["trust"].unsettled
+    page["finished"] = finished_part(stored, page["game"], final) if page["standings"].complete else None
     page["witness"] = scorer_witness(stored, can_edit, confirm_token=state.confirm_token)
     return page
 
 
-def finished_part(stored: StoredGame, game: Game) -> dict[str, Any]:
+def finished_part(stored: StoredGame, game: Game, final: bool = True) -> dict[str, Any]:
     """What a finished game offers (templates/games/_finished.html): ``rematch_declarer``, the
     seat that declares first if the table plays again (the engine's rule), and ``share``: the
     result as text (:func:`scorepad.pages.card.share_text`), the board's link that goes with it
-    and the card image's URL in the page's language."""
+    and the card image's URL in the page's language; None while the standings are not
+    ``final`` (provisional: a round disputed, or not confirmed where the game requires it:
+    :class:`scorepad.pages.history.Trust` ``unsettled``), a result not to be sent around yet."""
     card = result_card(game)
+    if not final:
+        return {"rematch_declarer": rematch_first_declarer(game.first_declarer), "share": None}
     return {
         "rematch_declarer": rematch_first_declarer(game.first_declarer),
         "share": {

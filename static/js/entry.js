@@ -227,6 +227,26 @@
     title.focus({ preventScroll: true });
   }
 
+  // Opened afresh (a table card scanned again, a reload, the home screen's link), a game under
+  // way opens at the round to enter: the current round's box (the last round's points and the
+  // totals) at the top of the window, the contract buttons (or the form's first step) under it.
+  // When both do not fit, the buttons win and the box shows what room is left above them. The
+  // browser's own restoring of a reload's scroll position is turned off for this page: it
+  // would put the page back wherever it was left. Not when the address names a part of the
+  // page (an edited row, #round_form) or a message leads the page (it stays in sight).
+  function openAtTheRound() {
+    var current = document.getElementById("current_round");
+    var form = document.getElementById("round_form");
+    if (!current || !form || location.hash || document.querySelector(".flash, [role='alert']")) return;
+    var step = form.querySelector(".contract-buttons") || form.querySelector("fieldset, .form-actions") || form;
+    if ("scrollRestoration" in history) history.scrollRestoration = "manual";
+    var margin = 8;
+    var top = current.getBoundingClientRect().top + window.scrollY - margin;
+    var end = step.getBoundingClientRect().bottom + window.scrollY + margin;
+    window.scrollTo(0, Math.max(0, end - top > window.innerHeight ? end - window.innerHeight : top));
+  }
+
   document.addEventListener("htmx:load", function (event) { enhance(event.detail.elt); });
-  document.addEventListener("DOMContentLoaded", function () { enhance(document); confirmEdit(); });
+  // openAtTheRound first: confirmEdit drops the edited row's fragment from the address.
+  document.addEventListener("DOMContentLoaded", function () { enhance(document); openAtTheRound(); confirmEdit(); });
 })();

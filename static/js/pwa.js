@@ -24,7 +24,32 @@
     note.appendChild(reload);
     main.insertBefore(note, main.firstChild);
   });
+  // A page loaded without the service worker (the first visit) asks it to store the page, so
+  // that it opens without a connection from then on (templates/pwa/sw.js storePage).
+  var loadedUnderWorker = controlled;
   window.addEventListener("load", function () {
-    navigator.serviceWorker.register(script.dataset.sw).catch(function () {});
+    navigator.serviceWorker.register(script.dataset.sw)
+      .then(function () { return navigator.serviceWorker.ready; })
+      .then(function (registration) {
+        if (!loadedUnderWorker && registration.active) registration.active.postMessage({ store: location.href });
+      })
+      .catch(function () {});
   });
+
+  // The offline page stands in for a page that could not be fetched and was not stored (its
+  // address stays the page's): it tries again by itself, at once when the phone says it is
+  // back online and every few seconds besides, and opens the page once the server answers.
+  var offline = document.querySelector("[data-retry-every]");
+  if (!offline || location.pathname === offline.dataset.offlinePath) return;
+  var trying = false;
+  function retry() {
+    if (trying) return;
+    trying = true;
+    fetch(location.href, { method: "HEAD", cache: "no-store", credentials: "same-origin" })
+      .then(function (response) { if (response.status < 500) window.location.reload(); })
+      .catch(function () {})
+      .then(function () { trying = false; });
+  }
+  window.addEventListener("online", retry);
+  window.setInterval(retry, Number(offline.dataset.retryEvery));
 })();

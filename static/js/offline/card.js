@@ -71,7 +71,13 @@
     var compare = el("dl", "outbox-compare");
     var mine = el("div");
     mine.appendChild(el("dt", "", t.entered));
-    mine.appendChild(el("dd", "", [fill(t.round, { n: entry.number }), entry.points].filter(Boolean).join(" · ")));
+    // What was entered, as the server said it in its refusal (contract, declarer, outcome,
+    // points: a line each); before it could say (an older card), the form's title and points.
+    var entered = el("dd");
+    var lines = entry.entered && entry.entered.length ? entry.entered
+      : [[fill(t.round, { n: entry.number }), entry.points].filter(Boolean).join(" · ")];
+    lines.forEach(function (line) { entered.appendChild(el("span", "outbox-line", line)); });
+    mine.appendChild(entered);
     compare.appendChild(mine);
     if (entry.state === "conflict") {
       var theirs = el("div");

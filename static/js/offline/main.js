@@ -76,9 +76,12 @@
     else if (status >= 200 && status < 300) O.write(O.draftKey(entry.action, entry.number), null);
     else if (status === 409) {
       var answer = new DOMParser().parseFromString(xhr.responseText, "text/html");
+      entry.entered = O.enteredOf(answer);
       O.enqueue(entry, O.conflictState(answer), O.textOf(answer, "[data-refusal]"));
-      // htmx has shown the game as it is now; the message moves to the outbox card.
-      document.querySelectorAll("#game_live > [data-refusal]").forEach(function (node) { node.remove(); });
+      // htmx has shown the game as it is now; the message and what was entered move to the outbox card.
+      document.querySelectorAll("#game_live > [data-refusal], #game_live > [data-entered]").forEach(function (node) {
+        node.remove();
+      });
     }
   });
 

@@ -37,7 +37,7 @@
   function showLive(doc) {
     var live = doc.getElementById("game_live");
     if (!live || !window.htmx || !document.getElementById("game_live")) return;
-    live.querySelectorAll(":scope > [data-refusal]").forEach(function (node) { node.remove(); });
+    live.querySelectorAll(":scope > [data-refusal], :scope > [data-entered]").forEach(function (node) { node.remove(); });
     window.htmx.swap("#game_live", live.outerHTML, { swapStyle: "outerHTML" });
   }
 
@@ -58,7 +58,9 @@
           if (onThisGame(entry)) showLive(doc);
           O.say(O.fill(O.texts().sent, { n: entry.number }));
         } else if (status === 409) {
-          O.update(entry.key, function (e) { e.state = O.conflictState(doc); e.message = O.textOf(doc, "[data-refusal]"); });
+          O.update(entry.key, function (e) {
+            e.state = O.conflictState(doc); e.message = O.textOf(doc, "[data-refusal]"); e.entered = O.enteredOf(doc);
+          });
           if (onThisGame(entry)) { showLive(doc); O.render(); }
         } else if (status >= 500) {
           O.update(entry.key, function (e) { e.state = "waiting"; });

@@ -60,6 +60,13 @@
     var node = doc.querySelector(selector);
     return node ? node.textContent.replace(/\s+/g, " ").trim() : "";
   };
+  // A refused save's round as the server says it (the title, then a line a part of the
+  // outcome and the points: [data-entered] of the 409's page), or an empty list.
+  O.enteredOf = function (doc) {
+    return Array.prototype.map.call(doc.querySelectorAll("[data-entered] [data-line]"), function (node) {
+      return node.textContent.replace(/\s+/g, " ").trim();
+    });
+  };
   // A 409's state in the outbox: "conflict" (the game changed meanwhile: the round may be saved
   // under the next number) or "refused" when the table's club night is closed (nothing can be
   // saved there: data-refusal="closed", scorepad/views/rounds.py conflict_page).
