@@ -227,6 +227,44 @@ def test_an_adjustment_is_added_and_listed(client):
     assert "<bdi>Cath</bdi>" in listed and "−10" in listed and "late" in listed
 
 
+def adjustments_listed(html: str) -> str:
+    """The console's list of adjustments (its section up to the form)."""
+    part = html[html.index('id="adjustments"') :]
+    return part[: part.index("adjustment-form")]
+
+
+def test_a_mistyped_adjustment_is_removed_from_the_console_after_a_confirmation(app, client):
+    director = create_night(client)
+    for data in ({"player": "2", "points": "−10", "reason": "late"}, {"player": "4", "points": "50", "reason": "typo"}):
+        assert client.post(f"/d/{director}/adjustments", data=data).status_code == 303
+    html = client.get(f"/d/{director}").text
+    with app.app_context():
+        found = nights.find_night(director)
+        assert found is not None
+        typo = next(a for a in found[0].adjustments if a.reason == "typo")
+    remove = f"/d/{director}/adjustments/{typo.id}/remove"
+    # The button sits behind a "Remove" that opens it (no script needed): two taps.
+    listed = adjustments_listed(html)
+    assert listed.count("<summary>Remove</summary>") == 2
+    assert f'action="{remove}"' in listed
+    response = client.post(remove)
+    assert response.status_code == 303 and response.headers["Location"].endswith("#adjustments")
+    html = client.get(f"/d/{director}").text
+    assert "Adjustment removed: Emma +50 (typo)." in html
+    listed = adjustments_listed(html)
+    assert "<bdi>Cath</bdi>" in listed and "typo" not in listed and "<bdi>Emma</bdi>" not in listed
+    assert client.post(remove).status_code == 404  # removed already
+    # A closed night offers no removal and refuses one (409, saying why).
+    assert client.post(f"/d/{director}/close", data={"unfinished": "yes"}).status_code == 303
+    assert "<summary>Remove</summary>" not in adjustments_listed(client.get(f"/d/{director}").text)
+    with app.app_context():
+        late = nights.find_night(director)[0].adjustments[0].id
+    refused = client.post(f"/d/{director}/adjustments/{late}/remove")
+    assert refused.status_code == 409
+    assert '<p class="flash flash-error" role="alert">The night is closed</p>' in refused.text
+    assert "<bdi>Cath</bdi>" in adjustments_listed(refused.text)
+
+
 @pytest.mark.parametrize(
     ("form", "field"),
     [

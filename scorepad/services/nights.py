@@ -45,7 +45,7 @@ from ..scoring.text import clean_text
 from ..scoring.trust import DIRECTOR
 from ..tokens import derive_token, new_token
 from . import clubs, common, games, history, presets, stamps
-from .common import Conflict, NightClosed
+from .common import Conflict, NightClosed, NotFound
 from .night_state import (
     NightRole,
     Unconfirmed,
@@ -69,6 +69,7 @@ __all__ = [
     "create_night",
     "night_stamp",
     "find_night",
+    "remove_adjustment",
     "reopen_night",
     "swap_players",
     "table_token",
@@ -269,6 +270,34 @@ def add_adjustment(stored: StoredEvent, player: Any, points: Any, reason: Any) -
     row = StoredAdjustment(event_id=stored.id, player=checked_player, points=checked_points, reason=text)
     db.session.add(row)
     db.session.commit()
+    return row
+
+
+def remove_adjustment(stored: StoredEvent, adjustment_id: Any) -> StoredAdjustment:
+    """Remove the director's adjustment ``adjustment_id`` (its ``id``) from the night ``stored``:
+    it no longer counts in the player's total nor shows on the results (a typo is removed, then
+    added again as it should be). Returns the removed adjustment (detached: its player, points
+    and reason). Raises :class:`~scorepad.services.common.NotFound` for an id that is not one of
+    this night's adjustments (another night's too: nothing can be enumerated), then
+    :class:`~scorepad.services.common.NightClosed` on a closed night (club-format.md "Director":
+    an adjustment on a closed night answers 409); nothing is removed then. Under the night's
+    lock, as :func:`add_adjustment`, so a close in progress is waited for and then seen."""
+    tokens = stored.director_token, stored.view_token
+    _lock_night(stored)
+    wanted = is_int(adjustment_id) and 0 < adjustment_id <= common.MAX_ID
+    row = db.session.get(StoredAdjustment, adjustment_id) if wanted else None
+    try:
+        if row is None or row.event_id != stored.id:
+            raise NotFound("no adjustment with this id in this night")
+        if stored.closed:
+            raise NightClosed
+    except (NotFound, NightClosed):
+        db.session.rollback()
+        stored.director_token, stored.view_token = tokens
+        raise
+    db.session.delete(row)
+    db.session.commit()
+    stored.director_token, stored.view_token = tokens
     return row
 
 

@@ -18,7 +18,7 @@ from flask_babel import gettext as _
 
 from ..forms.common import ButtonForm
 from ..forms.nights import AdjustmentForm, NewEventForm, SwapForm
-from ..i18n import engine_text
+from ..i18n import engine_text, signed
 from ..models import StoredEvent
 from ..pages.console import console_page, inline_qr
 from ..scoring.night import parse_event
@@ -134,6 +134,26 @@ def add_adjustment(token: str):
             return redirect(url_for("director.page", token=token) + "#adjustments", 303)
         return refused(stored, token, refusal.status or 422, adjustment_form=form)
     return refused(stored, token, 422, adjustment_form=form)
+
+
+@bp.post("/d/<token>/adjustments/<int:adjustment_id>/remove")
+def remove_adjustment(token: str, adjustment_id: int):
+    """Remove an adjustment (a button POST, confirmed on the console) → 303 to the console
+    saying which; 404 for an adjustment this night does not have, 409 when the night is closed."""
+    stored = director_event(token)
+    if not ButtonForm().validate_on_submit():
+        abort(400)
+    try:
+        removed = nights.remove_adjustment(stored, adjustment_id)
+    except common.NotFound:
+        abort(404)
+    except common.Conflict as exc:
+        message = engine_text(exc.template, **exc.params)
+        return refused(stored, token, 409, message=message[:1].upper() + message[1:])
+    name = stored.players[removed.player]
+    points = signed(removed.points, plus=True)
+    flash(_("Adjustment removed: %(name)s %(points)s (%(reason)s).", name=name, points=points, reason=removed.reason))
+    return redirect(url_for("director.page", token=token) + "#adjustments", 303)
 
 
 def _button(token: str, action: Any, done: str):
