@@ -743,3 +743,31 @@ def test_a_closed_night_keeps_its_adjustments_409_until_reopened(client):
     assert client.post(f"{API}/events/{night['id']}/reopen", headers=director).status_code == 200
     assert client.delete(url, headers=director).status_code == 204
     assert emma(client, night) == (0, 0)
+
+
+# ---------------------------------------------------------------- a closed night's table page
+
+
+def test_a_closed_nights_table_page_offers_nothing_the_night_would_refuse(client):
+    night = create_night(client)
+    done, undone = table(night, 1, 1), table(night, 1, 2)
+    play_the_example(client, done)  # complete: Play again, Undo round 28
+    assert post_round(client, undone, no_tricks([3, 4, 2, 4])).status_code == 201
+    assert (
+        client.delete(f"{API}/games/{undone['game_id']}/rounds/1", headers=auth(undone["edit_token"])).status_code
+        == 204
+    )
+    offered = ("Play again", "Undo round 28", "Let another player check")
+    page = client.get(done["links"]["scorer"]).text
+    assert all(words in page for words in offered)
+    assert "Put back round 1" in client.get(undone["links"]["scorer"]).text
+    director = auth(night["director_token"])
+    assert client.post(f"{API}/events/{night['id']}/close", headers=director).status_code == 200
+    page = client.get(done["links"]["scorer"]).text
+    assert "The night is closed: this table can no longer be scored." in page
+    assert [words for words in offered if words in page] == []
+    assert "Final standings" in page and "Result as an image" in page  # what a read-only table still offers
+    page = client.get(undone["links"]["scorer"]).text
+    assert "Put back round 1" not in page and "Let another player check" not in page
+    assert client.post(f"{API}/events/{night['id']}/reopen", headers=director).status_code == 200
+    assert all(words in client.get(done["links"]["scorer"]).text for words in offered)

@@ -93,7 +93,9 @@ def scorer_context(
     if page["contract"] is not None:
         page["form"] = form or forms.round(formdata=None, data={"contract": page["contract"]})
     page["finished"] = finished_part(stored, page["game"]) if page["standings"].complete else None
-    page["witness"] = scorer_witness(stored, can_edit, confirm_token=state.confirm_token)
+    # A closed night's table: no "Let another player check" (a confirm is refused there).
+    box = not state.night_closed
+    page["witness"] = scorer_witness(stored, can_edit, with_box=box, confirm_token=state.confirm_token)
     return page
 
 
