@@ -112,6 +112,35 @@ def swap_players(seating: Seating, session: int, a: int, b: int) -> Seating:
     return seating[: session - 1] + (changed,) + seating[session:]
 
 
+@dataclass(frozen=True)
+class Meeting:
+    """Two players (indexes, ``a`` < ``b``) seated together by a change of one session who
+    share a table in other ``sessions`` too (their numbers, ascending): a repeat meeting."""
+
+    a: int
+    b: int
+    sessions: tuple[int, ...]
+
+
+def _pairs(session: Session) -> set[tuple[int, int]]:
+    """The pairs ``(a, b)``, ``a`` < ``b``, that share a table in ``session``."""
+    return {pair for table in session.tables for pair in combinations(sorted(table.players), 2)}
+
+
+def swap_meetings(seating: Seating, session: int, a: int, b: int) -> tuple[Meeting, ...]:
+    """What :func:`swap_players` of ``a`` and ``b`` in ``session`` would make meet again
+    (club-format.md "Seating": repeat meetings as few as the numbers allow, so the organiser
+    is told before a change adds one): each pair the swap seats together in ``session``, not
+    together there before, that shares a table in another session, with those sessions; in
+    pair order. Empty when the swap adds no repeat. Raises :class:`ScoringError` as
+    :func:`swap_players` does."""
+    after = swap_players(seating, session, a, b)
+    new = _pairs(after[session - 1]) - _pairs(seating[session - 1])
+    others = [(other.number, _pairs(other)) for other in seating if other.number != session]
+    found = ((pair, tuple(n for n, pairs in others if pair in pairs)) for pair in sorted(new))
+    return tuple(Meeting(x, y, sessions) for (x, y), sessions in found if sessions)
+
+
 def parse_seating(obj: Any, players: int, sessions: int, rng: random.Random, path: str = "seating") -> Seating:
     """A seating fixed by the organiser (club-format.md "Club night", ``seating``): a list
     of ``sessions`` sessions, each a non-empty list of tables, each a list of 4 player

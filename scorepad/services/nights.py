@@ -41,6 +41,7 @@ from ..scoring import swap_players as swap_seats
 from ..scoring.contracts import is_int
 from ..scoring.document import default_date
 from ..scoring.errors import N_
+from ..scoring.seating import Meeting, swap_meetings
 from ..scoring.text import clean_text
 from ..scoring.trust import DIRECTOR
 from ..tokens import derive_token, new_token
@@ -59,6 +60,7 @@ from .night_state import (
 __all__ = [
     "CLOSED",
     "EVENT_FORMAT",
+    "MeetsAgain",
     "NightRole",
     "StoredAdjustment",
     "StoredEvent",
@@ -383,7 +385,17 @@ def night_stamp(view_token: str) -> str | None:
     return "/".join("" if value is None else str(value) for value in found)
 
 
-def swap_players(stored: StoredEvent, session: int, a: int, b: int) -> None:
+class MeetsAgain(Exception):
+    """A swap of the seating that would seat together players who share a table in another
+    session (:func:`scorepad.scoring.seating.swap_meetings`): not made until the director
+    confirms it. ``meetings``: those pairs, with the other sessions."""
+
+    def __init__(self, meetings: tuple[Meeting, ...]):
+        super().__init__("the swap seats together players who meet in another session")
+        self.meetings = meetings
+
+
+def swap_players(stored: StoredEvent, session: int, a: int, b: int, *, meet_again: bool = False) -> None:
     """The organiser's change of the plan: players ``a`` and ``b`` (night indexes) trade
     places (a seat or a sit-out) in session ``session`` (1-based), before any of that
     session's tables has a round (:func:`scorepad.scoring.seating.swap_players`); the tables'
@@ -392,7 +404,9 @@ def swap_players(stored: StoredEvent, session: int, a: int, b: int) -> None:
     a round or the night is closed (nothing changed). A table whose players change forgets the
     round it keeps undone (``StoredGame.undone``): its players were others, it is not put back.
     At a club's night the tables' ``members`` and results move with the players; a swap that would
-    seat one member twice at a table (two players merged into one member since) raises :class:`ScoringError`."""
+    seat one member twice at a table (two players merged into one member since) raises :class:`ScoringError`.
+    A swap that seats together players who share a table in another session raises
+    :class:`MeetsAgain` (nothing changed) unless ``meet_again`` (the director confirmed it)."""
     seating = swap_seats(stored_seating(stored), session, a, b)
     tokens = stored.director_token, stored.view_token
     # Lock the session's games first, then the night: the order a round's save takes them in.
@@ -408,8 +422,12 @@ def swap_players(stored: StoredEvent, session: int, a: int, b: int) -> None:
         games = night_games(stored)
         if any(games[(session, t.number)].rounds for t in seating[session - 1].tables):
             raise Conflict(N_("session %(n)d has started: its seating can no longer change"), n=session)
-    except Conflict:
+        meetings = () if meet_again else swap_meetings(stored_seating(stored), session, a, b)
+        if meetings:
+            raise MeetsAgain(meetings)
+    except (Conflict, MeetsAgain):
         db.session.rollback()
+        stored.director_token, stored.view_token = tokens
         raise
     for table in seating[session - 1].tables:
         game = games[(session, table.number)]

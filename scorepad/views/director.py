@@ -206,25 +206,33 @@ def reopen(token: str):
 @bp.route("/d/<token>/seating", methods=["GET", "POST"])
 def seating(token: str):
     """The seating plan of every session, and a swap of two players in a session (POST →
-    303 here); refused (409, saying why) once that session has a round or the night is closed."""
+    303 here); refused (409, saying why) once that session has a round or the night is closed.
+    A swap that seats together players who share a table in another session is not made: the
+    page (422) names them and the sessions, and its "Swap all the same" makes it."""
     stored = director_event(token)
     state = night_state(stored, NightRole.DIRECTOR)
     names = state.spec.players
     form = SwapForm(sessions=len(state.sessions), players=names)
     status = 200
+    meetings: tuple[Any, ...] = ()
     if form.is_submitted():
         status = 422
         values = form.values() if form.validate() else None
         if values is not None:
             session, first, second = values
+            meet_again = request.form.get("meet_again") == "yes"  # the warning's "Swap all the same"
             with refusals_on(form, at_top=True, conflicts=True) as refusal:
-                nights.swap_players(stored, session, first, second)
-                flash(_("Session %(n)d: %(a)s and %(b)s trade places.", n=session, a=names[first], b=names[second]))
-                return redirect(url_for("director.seating", token=token), 303)
+                try:
+                    nights.swap_players(stored, session, first, second, meet_again=meet_again)
+                except nights.MeetsAgain as exc:  # asked first: the page says who meets again, where
+                    meetings = exc.meetings
+                else:
+                    flash(_("Session %(n)d: %(a)s and %(b)s trade places.", n=session, a=names[first], b=names[second]))
+                    return redirect(url_for("director.seating", token=token), 303)
             status = refusal.status or 422
         state = night_state(stored, NightRole.DIRECTOR)
     context = console_page(state, common.clock())
-    return render_template("director/seating.html", token=token, form=form, **context), status
+    return render_template("director/seating.html", token=token, form=form, meetings=meetings, **context), status
 
 
 def confirm_url(token: str) -> str:

@@ -26,6 +26,7 @@ from scorepad.scoring import (
     swap_players,
 )
 from scorepad.scoring.night import MAX_SESSIONS
+from scorepad.scoring.seating import Meeting, swap_meetings
 from scorepad.scoring.seating_draw import least_repeats
 
 SEEDS = range(8)
@@ -299,3 +300,28 @@ def test_a_swap_is_refused_for_an_unknown_session_or_player(session, a, b, path)
     with pytest.raises(ScoringError) as refused:
         swap_players(seating, session, a, b)
     assert refused.value.path == path
+
+
+def test_a_swap_names_the_pairs_it_seats_together_who_met_in_another_session():
+    # Session 2 trades 1 (table 1) and 6 (table 2): table 1 becomes 0 4 6 5, table 2 2 1 3 7.
+    # New pairs: 0-6, 4-6, 5-6 and 1-2, 1-3, 1-7; of them 1-2, 1-3 sat at session 1's table 1
+    # and 4-6, 5-6 at its table 2; 0-6 and 1-7 never met. (0-4, 4-5 … were together before the swap.)
+    seating = night([[0, 1, 2, 3], [4, 5, 6, 7]], [[0, 4, 1, 5], [2, 6, 3, 7]], players=9)
+    assert swap_meetings(seating, 2, 1, 6) == (
+        Meeting(1, 2, (1,)),
+        Meeting(1, 3, (1,)),
+        Meeting(4, 6, (1,)),
+        Meeting(5, 6, (1,)),
+    )
+
+
+def test_a_swap_names_a_meeting_of_a_later_session_and_none_where_there_is_none():
+    # 10 players, 8 and 9 out in session 1. Trading 3 and 4 in session 1 seats 0 with 4, who
+    # share session 2's table 1, and 3 with 5 and 6, who share its table 2; trading 2 and 7
+    # makes 0-7, 1-7, 3-7, 2-4, 2-5, 2-6: none of them meets in session 2.
+    seating = night([[0, 1, 2, 3], [4, 5, 6, 7]], [[0, 4, 8, 9], [1, 5, 3, 6]], players=10)
+    assert swap_meetings(seating, 1, 3, 4) == (Meeting(0, 4, (2,)), Meeting(3, 5, (2,)), Meeting(3, 6, (2,)))
+    assert swap_meetings(seating, 1, 2, 7) == ()
+    assert swap_meetings(seating, 1, 9, 8) == ()  # two sitting out trade: no table changes
+    with pytest.raises(ScoringError):
+        swap_meetings(seating, 3, 1, 2)
