@@ -27,6 +27,7 @@ from ..scoring.trust import checks_open, shown_status
 from ..services import games, rounds
 from ..services.scorer import ScorerState, scorer_state
 from .live import stamp_etag
+from .recent import admin_club
 
 if TYPE_CHECKING:
     from ..forms.common import ButtonForm
@@ -103,10 +104,14 @@ def finished_part(stored: StoredGame, game: Game) -> dict[str, Any]:
     """What a finished game offers (templates/games/_finished.html): ``rematch_declarer``, the
     seat that declares first if the table plays again (the engine's rule), and ``share``: the
     result as text (:func:`scorepad.pages.card.share_text`), the board's link that goes with it
-    and the card image's URL in the page's language."""
+    and the card image's URL in the page's language; ``club_rematch``: for a club's game,
+    whether playing again here counts for the club (this device holds the club's admin token:
+    :func:`scorepad.web.recent.admin_club`), None for a game of no club."""
     card = result_card(game)
+    in_club = stored.club_id is not None
     return {
         "rematch_declarer": rematch_first_declarer(game.first_declarer),
+        "club_rematch": admin_club(stored.club_id) is not None if in_club else None,
         "share": {
             "title": card.title,
             "text": share_text(card),
