@@ -228,7 +228,8 @@ def seating(token: str):
                     meetings = exc.meetings
                 else:
                     flash(_("Session %(n)d: %(a)s and %(b)s trade places.", n=session, a=names[first], b=names[second]))
-                    return redirect(url_for("director.seating", token=token), 303)
+                    # to the session changed: its new tables in view
+                    return redirect(url_for("director.seating", token=token, _anchor=f"session-{session}"), 303)
             status = refusal.status or 422
         state = night_state(stored, NightRole.DIRECTOR)
     context = console_page(state, common.clock())
