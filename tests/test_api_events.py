@@ -680,3 +680,94 @@ def test_off_and_optional_nights_close_with_rounds_nobody_confirmed(client, conf
     closed = client.post(f"{API}/events/{night['id']}/close", headers=auth(night["director_token"]))
     assert closed.status_code == 200
     assert closed.json["closed"] is True
+
+
+# ---------------------------------------------------------------- removing an adjustment
+
+
+def add_adjustment(client, night: dict, player: int, points: int, reason: str) -> dict:
+    response = client.post(
+        f"{API}/events/{night['id']}/adjustments",
+        json={"player": player, "points": points, "reason": reason},
+        headers=auth(night["director_token"]),
+    )
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def emma(client, night: dict) -> tuple[int, int]:
+    """Emma's (player 4) adjustment and total; no table has a round, so the total is the adjustment."""
+    entry = next(e for e in get_night(client, night).json["leaderboard"] if e["player"] == 4)
+    return entry["adjustment"], entry["total"]
+
+
+def test_a_mistyped_adjustment_is_removed_and_leaves_the_total(client):
+    night = create_night(client)
+    late = add_adjustment(client, night, 4, -10, "late")
+    typo = add_adjustment(client, night, 4, 100, "typo: meant Fiona")
+    assert emma(client, night) == (90, 90)  # -10 + 100
+    url = f"{API}/events/{night['id']}/adjustments/{typo['id']}"
+    removed = client.delete(url, headers=auth(night["director_token"]))
+    assert removed.status_code == 204 and removed.data == b""
+    assert emma(client, night) == (-10, -10)
+    assert [(a["id"], a["points"], a["reason"]) for a in get_night(client, night).json["adjustments"]] == [
+        (late["id"], -10, "late")
+    ]
+    assert_refused(client.delete(url, headers=auth(night["director_token"])), 404)  # removed already
+
+
+def test_removing_an_adjustment_takes_the_director_and_this_nights_adjustment(client):
+    night, other = create_night(client), create_night(client)
+    mine = add_adjustment(client, night, 4, -10, "late")
+    theirs = add_adjustment(client, other, 4, -20, "late too")
+    base = f"{API}/events/{night['id']}/adjustments"
+    assert_refused(client.delete(f"{base}/{mine['id']}"), 401)
+    assert_refused(client.delete(f"{base}/{mine['id']}", headers=auth(night["view_token"])), 403)
+    assert_refused(client.delete(f"{base}/{mine['id']}", headers=auth(other["director_token"])), 404)
+    for missing in (theirs["id"], 10**12):  # another night's adjustment, an id beyond any
+        assert_refused(client.delete(f"{base}/{missing}", headers=auth(night["director_token"])), 404)
+    assert [a["id"] for a in get_night(client, night).json["adjustments"]] == [mine["id"]]
+    assert [a["id"] for a in get_night(client, other).json["adjustments"]] == [theirs["id"]]
+
+
+def test_a_closed_night_keeps_its_adjustments_409_until_reopened(client):
+    night = create_night(client)
+    late = add_adjustment(client, night, 4, -10, "late")
+    director = auth(night["director_token"])
+    assert client.post(f"{API}/events/{night['id']}/close", headers=director).status_code == 200
+    url = f"{API}/events/{night['id']}/adjustments/{late['id']}"
+    refused = client.delete(url, headers=director)
+    assert_refused(refused, 409)
+    assert refused.json["error"] == "the night is closed"
+    assert emma(client, night) == (-10, -10)
+    assert client.post(f"{API}/events/{night['id']}/reopen", headers=director).status_code == 200
+    assert client.delete(url, headers=director).status_code == 204
+    assert emma(client, night) == (0, 0)
+
+
+# ---------------------------------------------------------------- a closed night's table page
+
+
+def test_a_closed_nights_table_page_offers_nothing_the_night_would_refuse(client):
+    night = create_night(client)
+    done, undone = table(night, 1, 1), table(night, 1, 2)
+    play_the_example(client, done)  # complete: Play again, Undo round 28
+    assert post_round(client, undone, no_tricks([3, 4, 2, 4])).status_code == 201
+    assert (
+        client.delete(f"{API}/games/{undone['game_id']}/rounds/1", headers=auth(undone["edit_token"])).status_code
+        == 204
+    )
+    offered = ("Play again", "Undo round 28", "Let another player check")
+    page = client.get(done["links"]["scorer"]).text
+    assert all(words in page for words in offered)
+    assert "Put back round 1" in client.get(undone["links"]["scorer"]).text
+    director = auth(night["director_token"])
+    assert client.post(f"{API}/events/{night['id']}/close", headers=director).status_code == 200
+    page = client.get(done["links"]["scorer"]).text
+    assert "The night is closed: this table can no longer be scored." in page
+    assert [words for words in offered if words in page] == []
+    assert "Final standings" in page and "Result as an image" in page  # what a read-only table still offers
+    page = client.get(undone["links"]["scorer"]).text
+    assert "Put back round 1" not in page and "Let another player check" not in page
+    assert client.post(f"{API}/events/{night['id']}/reopen", headers=director).status_code == 200
+    assert all(words in client.get(done["links"]["scorer"]).text for words in offered)

@@ -455,11 +455,12 @@ def test_members_without_a_club_are_refused(app, client, club):
     assert stored_counts(app) == before
 
 
-def test_playing_again_after_a_club_game_plays_for_the_club_with_the_same_members(client, club):
+def test_playing_again_with_the_clubs_admin_token_plays_for_the_club_with_the_same_members(client, club):
     ids = members_of(client, club, "Anne", "Beth", "Cath", "Diana")
     g1 = start_game(client, "G1", ids, club)
     play(client, g1, GAMES["G1"][3])
-    response = client.post(f"{API}/games/{g1['id']}/rematch", headers=auth(g1["edit_token"]))
+    headers = {**auth(g1["edit_token"]), "X-Club-Token": club["admin_token"]}
+    response = client.post(f"{API}/games/{g1['id']}/rematch", headers=headers)
     assert response.status_code == 201, response.json
     again = response.json
     assert (again["game"]["club"], again["game"]["members"]) == (club["id"], [ids[n] for n in GAMES["G1"][2]])
@@ -470,6 +471,41 @@ def test_playing_again_after_a_club_game_plays_for_the_club_with_the_same_member
     assert reply.status_code == 201, reply.json
     anne = member(client, club, ids["Anne"]).json
     assert (anne["games"], anne["complete_games"], anne["total"]) == (2, 1, 51 - 8)
+
+
+def test_playing_again_with_the_tables_edit_token_alone_plays_outside_the_club(app, client, club):
+    # The scorer's link is not the club's: the rematch is an ordinary game, the same names, no
+    # members, and its rounds count for nobody (Anne: G1 alone, complete, 51).
+    ids = members_of(client, club, "Anne", "Beth", "Cath", "Diana")
+    g1 = start_game(client, "G1", ids, club)
+    play(client, g1, GAMES["G1"][3])
+    response = client.post(f"{API}/games/{g1['id']}/rematch", headers=auth(g1["edit_token"]))
+    assert response.status_code == 201, response.json
+    again = response.json
+    assert "club" not in again["game"] and "members" not in again["game"]  # a game of no club
+    assert again["game"]["players"] == GAMES["G1"][2]
+    rnd = {"contract": "no-queens", "doubles": []}
+    assert (
+        client.post(f"{API}/games/{again['id']}/rounds", json=rnd, headers=auth(again["edit_token"])).status_code == 201
+    )
+    anne = member(client, club, ids["Anne"]).json
+    assert (anne["games"], anne["complete_games"], anne["total"]) == (1, 1, 51)
+    # Asked again with the admin token: the table's one rematch, as it was started (200).
+    headers = {**auth(g1["edit_token"]), "X-Club-Token": club["admin_token"]}
+    repeat = client.post(f"{API}/games/{g1['id']}/rematch", headers=headers)
+    assert repeat.status_code == 200 and repeat.json["id"] == again["id"] and "club" not in repeat.json["game"]
+
+
+def test_playing_again_with_a_token_that_is_not_the_clubs_admin_token_is_403(app, client, club):
+    ids = members_of(client, club, "Anne", "Beth", "Cath", "Diana")
+    g1 = start_game(client, "G1", ids, club)
+    play(client, g1, GAMES["G1"][3])
+    other = create_club(client, "Other club", {})
+    before = stored_counts(app)
+    for token in (other["admin_token"], club["view_token"], TOKEN):  # another club's, the view token, none's
+        headers = {**auth(g1["edit_token"]), "X-Club-Token": token}
+        assert_refused(client.post(f"{API}/games/{g1['id']}/rematch", headers=headers), 403)
+    assert stored_counts(app) == before
 
 
 def test_changing_the_ladder_settings_changes_the_ladder(client, club):

@@ -195,7 +195,8 @@ def test_imports_with_old_dates_undos_rematches_and_merges_leave_the_ratings_tho
     assert client.post(f"/g/{g1['edit_token']}/rounds/put-back", data={}).status_code == 303
     assert_ratings_replayed(app, club["id"])
     # Play again G6 (today's date: after all), play it through, undo a round of G5
-    again = client.post(f"{API}/games/{played['G6']['id']}/rematch", headers=auth(played["G6"]["edit_token"]))
+    headers = {**auth(played["G6"]["edit_token"]), "X-Club-Token": club["admin_token"]}
+    again = client.post(f"{API}/games/{played['G6']['id']}/rematch", headers=headers)
     assert again.status_code == 201, again.json
     play(client, again.json, [tr([4, 3, 3, 3]), tr([3, 4, 3, 3]), tr([2, 3, 5, 3]), tr([3, 3, 3, 4])])
     assert_ratings_replayed(app, club["id"])

@@ -227,6 +227,44 @@ def test_an_adjustment_is_added_and_listed(client):
     assert "<bdi>Cath</bdi>" in listed and "−10" in listed and "late" in listed
 
 
+def adjustments_listed(html: str) -> str:
+    """The console's list of adjustments (its section up to the form)."""
+    part = html[html.index('id="adjustments"') :]
+    return part[: part.index("adjustment-form")]
+
+
+def test_a_mistyped_adjustment_is_removed_from_the_console_after_a_confirmation(app, client):
+    director = create_night(client)
+    for data in ({"player": "2", "points": "−10", "reason": "late"}, {"player": "4", "points": "50", "reason": "typo"}):
+        assert client.post(f"/d/{director}/adjustments", data=data).status_code == 303
+    html = client.get(f"/d/{director}").text
+    with app.app_context():
+        found = nights.find_night(director)
+        assert found is not None
+        typo = next(a for a in found[0].adjustments if a.reason == "typo")
+    remove = f"/d/{director}/adjustments/{typo.id}/remove"
+    # The button sits behind a "Remove" that opens it (no script needed): two taps.
+    listed = adjustments_listed(html)
+    assert listed.count("<summary>Remove</summary>") == 2
+    assert f'action="{remove}"' in listed
+    response = client.post(remove)
+    assert response.status_code == 303 and response.headers["Location"].endswith("#adjustments")
+    html = client.get(f"/d/{director}").text
+    assert "Adjustment removed: Emma +50 (typo)." in html
+    listed = adjustments_listed(html)
+    assert "<bdi>Cath</bdi>" in listed and "typo" not in listed and "<bdi>Emma</bdi>" not in listed
+    assert client.post(remove).status_code == 404  # removed already
+    # A closed night offers no removal and refuses one (409, saying why).
+    assert client.post(f"/d/{director}/close", data={"unfinished": "yes"}).status_code == 303
+    assert "<summary>Remove</summary>" not in adjustments_listed(client.get(f"/d/{director}").text)
+    with app.app_context():
+        late = nights.find_night(director)[0].adjustments[0].id
+    refused = client.post(f"/d/{director}/adjustments/{late}/remove")
+    assert refused.status_code == 409
+    assert '<p class="flash flash-error" role="alert">The night is closed</p>' in refused.text
+    assert "<bdi>Cath</bdi>" in adjustments_listed(refused.text)
+
+
 @pytest.mark.parametrize(
     ("form", "field"),
     [
@@ -300,7 +338,8 @@ def test_two_players_trade_places_before_their_session_starts(app, client):
     director = create_night(client)
     before = seated_names(client.get(f"/d/{director}/seating").text, 1)
     a, b = before[0][0], before[1][2]
-    data = {"session": "1", "first": str(NAMES.index(a)), "second": str(NAMES.index(b))}
+    # meet_again: confirmed, whatever the drawn night makes of it (the warning is tested below)
+    data = {"session": "1", "first": str(NAMES.index(a)), "second": str(NAMES.index(b)), "meet_again": "yes"}
     response = client.post(f"/d/{director}/seating", data=data)
     assert response.status_code == 303
     after = seated_names(client.get(f"/d/{director}/seating").text, 1)
@@ -317,7 +356,8 @@ def test_a_swap_is_refused_once_its_session_has_a_round(app, client):
     assert 'role="alert"' in response.text
     assert seated_names(response.text, 1) == seated_names(before, 1)
     # Session 2 has not started: its seating can still change.
-    assert client.post(f"/d/{director}/seating", data={"session": "2", "first": "0", "second": "1"}).status_code == 303
+    data = {"session": "2", "first": "0", "second": "1", "meet_again": "yes"}
+    assert client.post(f"/d/{director}/seating", data=data).status_code == 303
 
 
 def test_a_round_undone_before_a_swap_cannot_be_put_back_on_the_new_players(app, client):
@@ -331,7 +371,8 @@ def test_a_round_undone_before_a_swap_cannot_be_put_back_on_the_new_players(app,
     assert client.delete(f"/api/v1/games/{game_id}/rounds/1", headers=headers).status_code == 204
     seated = seated_names(client.get(f"/d/{director}/seating").text, 1)
     a, b = seated[0][0], seated[1][0]  # one player of table 1, one of table 2
-    data = {"session": "1", "first": str(NAMES.index(a)), "second": str(NAMES.index(b))}
+    # meet_again: confirmed, whatever the drawn night makes of it (the warning is tested below)
+    data = {"session": "1", "first": str(NAMES.index(a)), "second": str(NAMES.index(b)), "meet_again": "yes"}
     assert client.post(f"/d/{director}/seating", data=data).status_code == 303
     assert client.post(f"/g/{token}/rounds/put-back", data={"number": "1"}).status_code == 409
     assert client.get(f"/api/v1/games/{game_id}", headers=headers).json["rounds"] == []
@@ -625,3 +666,38 @@ def test_the_home_page_lists_the_nights_this_device_directs(app, client):
     assert "12 players" in home
     # Another device (a fresh cookie) does not see it.
     assert "Friday at the club" not in app.test_client().get("/").text
+
+
+def test_a_swap_that_seats_together_players_who_met_asks_first(client):
+    # Fixed seating, 8 players: session 1 Anne Beth Cath Diana | Emma Fay Gwen Hope, session 2
+    # Anne Emma Beth Fay | Cath Gwen Diana Hope. Beth and Gwen trading places in session 2 seat
+    # Beth with Cath and Diana and Gwen with Emma and Fay: all four pairs sat together in session
+    # 1. Diana and Emma trading in session 1 seat Emma with Anne and Beth, and Diana with Gwen and
+    # Hope: all four share a table in session 2.
+    document = {
+        "format": "barbu-scorepad/event@1",
+        "preset": "tournament",
+        "sessions": 2,
+        "players": NAMES[:8],
+        "seating": [[[0, 1, 2, 3], [4, 5, 6, 7]], [[0, 4, 1, 5], [2, 6, 3, 7]]],
+    }
+    director = client.post("/api/v1/events", json=document).get_json()["director_token"]
+    url = f"/d/{director}/seating"
+    before = seated_names(client.get(url).text, 2)
+    asked = client.post(url, data={"session": "2", "first": "1", "second": "6"})
+    assert asked.status_code == 422
+    warning = asked.text[asked.text.index('class="swap-meetings"') :]
+    warning = warning[: warning.index("</div>")]
+    assert re.findall(r"<li>(.*?)</li>", warning) == [
+        "<bdi>Beth</bdi> and <bdi>Cath</bdi> met in session 1.",
+        "<bdi>Beth</bdi> and <bdi>Diana</bdi> met in session 1.",
+        "<bdi>Emma</bdi> and <bdi>Gwen</bdi> met in session 1.",
+        "<bdi>Fay</bdi> and <bdi>Gwen</bdi> met in session 1.",
+    ]
+    assert 'name="meet_again" value="yes"' in asked.text
+    assert seated_names(asked.text, 2) == before  # nothing swapped yet
+    later = client.post(url, data={"session": "1", "first": "3", "second": "4"}).text
+    assert "<bdi>Anne</bdi> and <bdi>Emma</bdi> meet in session 2 too." in later
+    confirmed = client.post(url, data={"session": "2", "first": "1", "second": "6", "meet_again": "yes"})
+    assert confirmed.status_code == 303
+    assert seated_names(client.get(url).text, 2) == [["Anne", "Emma", "Gwen", "Fay"], ["Cath", "Beth", "Diana", "Hope"]]

@@ -101,6 +101,7 @@ def test_the_published_description_is_the_one_fuzzed(client):
         "POST /events",
         "GET /events/{event_id}",
         "POST /events/{event_id}/adjustments",
+        "DELETE /events/{event_id}/adjustments/{adjustment_id}",
         "POST /events/{event_id}/close",
         "POST /events/{event_id}/reopen",
         "POST /clubs",

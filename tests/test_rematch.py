@@ -18,6 +18,8 @@ from scorepad.extensions import db
 from scorepad.models import StoredGame
 from scorepad.scoring import BUILTIN, Game, parse_game
 from scorepad.scoring.game import rematch, rematch_first_declarer
+from scorepad.services import clubs, games
+from tests.test_club_stats import GAMES, add_member, create_club, play, start_game
 
 EXAMPLES = Path(__file__).parent / "data" / "examples"
 #: 28 rounds, complete; players Élodie, Anne, Beth, Marc; Beth (seat 2) declared first.
@@ -275,3 +277,42 @@ def test_the_rematch_is_kept_sealed_never_as_its_token(app, client, finished):
         old = db.session.get(StoredGame, finished["id"])
         assert old.rematch_sealed and body["edit_token"] not in old.rematch_sealed
         assert db.session.get(StoredGame, body["id"]).rematch_sealed is None
+
+
+# -- a club's game: played again for the club only by its admin ----------------------------------
+
+
+def club_rematch_on_page(app, client, edit_token: str) -> tuple[int | None, str]:
+    """Play again on the game page with ``client``: the new game's club id and the page it lands on."""
+    response = client.post(f"/g/{edit_token}/rematch")
+    assert response.status_code == 303, response.text
+    landed = client.get(response.headers["Location"]).text
+    token = response.headers["Location"].rsplit("/", 1)[1]
+    with app.app_context():
+        found = games.find_by_token(token)
+        assert found is not None
+        return found[0].club_id, landed
+
+
+def test_a_club_game_plays_again_for_the_club_only_on_a_phone_that_opened_the_clubs_admin_page(app):
+    admin, scorer = app.test_client(), app.test_client()
+    club = create_club(admin, "De Zwarte Koning", {})
+    ids = {name: add_member(admin, club, name)["id"] for name in ("Anne", "Beth", "Cath", "Diana")}
+    first, second = start_game(admin, "G1", ids, club), start_game(admin, "G1", ids, club)
+    for game in (first, second):
+        play(admin, game, GAMES["G1"][3])
+    with app.app_context():
+        club_id = clubs.find_club(club["admin_token"])[0].id
+    note = "The new game will not count for the club: only a phone that opened the club’s admin page"
+    # The table's scorer link alone (a phone that never opened the club's admin page): told
+    # before, and the new game is nobody's club game.
+    assert note in scorer.get(f"/g/{first['edit_token']}").text
+    new_club, landed = club_rematch_on_page(app, scorer, first["edit_token"])
+    assert new_club is None
+    assert "This game does not count for the club." in landed
+    # The admin's phone (it opened the club's admin page): no note, the new game is the club's.
+    assert admin.get(f"/k/{club['admin_token']}").status_code == 200
+    assert note not in admin.get(f"/g/{second['edit_token']}").text
+    new_club, landed = club_rematch_on_page(app, admin, second["edit_token"])
+    assert new_club == club_id
+    assert "does not count for the club" not in landed

@@ -114,7 +114,7 @@ def test_every_form_post_without_a_csrf_token_is_refused(app):
     posts = [rule for rule in app.url_map.iter_rules() if "POST" in rule.methods and not rule.rule.startswith("/api/")]
     assert len(posts) >= 5
     for rule in posts:
-        values = {"token": edit, "number": 3, "preset_id": "tournament"}
+        values = {"token": edit, "number": 3, "preset_id": "tournament", "adjustment_id": 1}
         path = rule.rule
         for name in rule.arguments:
             path = re.sub(rf"<(?:[a-z]+:)?{name}>", str(values[name]), path)

@@ -3,7 +3,8 @@
 Modules: :mod:`.contracts` (raw scoring), :mod:`.doubles` (legality and settlement),
 :mod:`.presets` (presets and built-ins), :mod:`.game` (schedule, results, standings),
 :mod:`.document` (the game document of shared/spec/game-format.md), :mod:`.seating` (a
-club night's tables), :mod:`.event` (a club night's document and leaderboard).
+club night's tables), :mod:`.seating_draw` (their draw), :mod:`.night` (a club night's
+document and leaderboard).
 """
 
 from .document import FORMAT, export_game, parse_game, parse_round
@@ -29,13 +30,13 @@ from .seating import (
     Seating,
     Session,
     Table,
-    draw_seating,
     parse_seating,
     repeat_count,
     seating_to_list,
     sit_out_counts,
     swap_players,
 )
+from .seating_draw import draw_seating
 
 __all__ = [
     "BUILTIN",

@@ -19,7 +19,8 @@ from .contracts import is_int
 from .document import parse_date, parse_game_club, parse_timezone, parse_title, player_names
 from .errors import N_, ScoringError
 from .presets import Preset, resolve_preset
-from .seating import TABLE_SIZE, Seating, draw_seating, parse_seating
+from .seating import TABLE_SIZE, Seating, parse_seating
+from .seating_draw import draw_seating
 from .text import refuse_lone_surrogates
 from .trust import DEFAULT_CONFIRMATION, parse_confirmation
 

@@ -41,11 +41,12 @@ from ..scoring import swap_players as swap_seats
 from ..scoring.contracts import is_int
 from ..scoring.document import default_date
 from ..scoring.errors import N_
+from ..scoring.seating import Meeting, swap_meetings
 from ..scoring.text import clean_text
 from ..scoring.trust import DIRECTOR
 from ..tokens import derive_token, new_token
 from . import clubs, common, games, history, presets, stamps
-from .common import Conflict, NightClosed
+from .common import Conflict, NightClosed, NotFound
 from .night_state import (
     NightRole,
     Unconfirmed,
@@ -59,6 +60,7 @@ from .night_state import (
 __all__ = [
     "CLOSED",
     "EVENT_FORMAT",
+    "MeetsAgain",
     "NightRole",
     "StoredAdjustment",
     "StoredEvent",
@@ -69,6 +71,7 @@ __all__ = [
     "create_night",
     "night_stamp",
     "find_night",
+    "remove_adjustment",
     "reopen_night",
     "swap_players",
     "table_token",
@@ -272,6 +275,34 @@ def add_adjustment(stored: StoredEvent, player: Any, points: Any, reason: Any) -
     return row
 
 
+def remove_adjustment(stored: StoredEvent, adjustment_id: Any) -> StoredAdjustment:
+    """Remove the director's adjustment ``adjustment_id`` (its ``id``) from the night ``stored``:
+    it no longer counts in the player's total nor shows on the results (a typo is removed, then
+    added again as it should be). Returns the removed adjustment (detached: its player, points
+    and reason). Raises :class:`~scorepad.services.common.NotFound` for an id that is not one of
+    this night's adjustments (another night's too: nothing can be enumerated), then
+    :class:`~scorepad.services.common.NightClosed` on a closed night (club-format.md "Director":
+    an adjustment on a closed night answers 409); nothing is removed then. Under the night's
+    lock, as :func:`add_adjustment`, so a close in progress is waited for and then seen."""
+    tokens = stored.director_token, stored.view_token
+    _lock_night(stored)
+    wanted = is_int(adjustment_id) and 0 < adjustment_id <= common.MAX_ID
+    row = db.session.get(StoredAdjustment, adjustment_id) if wanted else None
+    try:
+        if row is None or row.event_id != stored.id:
+            raise NotFound("no adjustment with this id in this night")
+        if stored.closed:
+            raise NightClosed
+    except (NotFound, NightClosed):
+        db.session.rollback()
+        stored.director_token, stored.view_token = tokens
+        raise
+    db.session.delete(row)
+    db.session.commit()
+    stored.director_token, stored.view_token = tokens
+    return row
+
+
 def _set_closed(stored: StoredEvent, closed: bool) -> None:
     """Close or reopen the night; when that changes it, every table's history gets a ``close``
     or ``reopen`` entry (by the director; in the same transaction)."""
@@ -354,7 +385,17 @@ def night_stamp(view_token: str) -> str | None:
     return "/".join("" if value is None else str(value) for value in found)
 
 
-def swap_players(stored: StoredEvent, session: int, a: int, b: int) -> None:
+class MeetsAgain(Exception):
+    """A swap of the seating that would seat together players who share a table in another
+    session (:func:`scorepad.scoring.seating.swap_meetings`): not made until the director
+    confirms it. ``meetings``: those pairs, with the other sessions."""
+
+    def __init__(self, meetings: tuple[Meeting, ...]):
+        super().__init__("the swap seats together players who meet in another session")
+        self.meetings = meetings
+
+
+def swap_players(stored: StoredEvent, session: int, a: int, b: int, *, meet_again: bool = False) -> None:
     """The organiser's change of the plan: players ``a`` and ``b`` (night indexes) trade
     places (a seat or a sit-out) in session ``session`` (1-based), before any of that
     session's tables has a round (:func:`scorepad.scoring.seating.swap_players`); the tables'
@@ -363,7 +404,9 @@ def swap_players(stored: StoredEvent, session: int, a: int, b: int) -> None:
     a round or the night is closed (nothing changed). A table whose players change forgets the
     round it keeps undone (``StoredGame.undone``): its players were others, it is not put back.
     At a club's night the tables' ``members`` and results move with the players; a swap that would
-    seat one member twice at a table (two players merged into one member since) raises :class:`ScoringError`."""
+    seat one member twice at a table (two players merged into one member since) raises :class:`ScoringError`.
+    A swap that seats together players who share a table in another session raises
+    :class:`MeetsAgain` (nothing changed) unless ``meet_again`` (the director confirmed it)."""
     seating = swap_seats(stored_seating(stored), session, a, b)
     tokens = stored.director_token, stored.view_token
     # Lock the session's games first, then the night: the order a round's save takes them in.
@@ -379,8 +422,12 @@ def swap_players(stored: StoredEvent, session: int, a: int, b: int) -> None:
         games = night_games(stored)
         if any(games[(session, t.number)].rounds for t in seating[session - 1].tables):
             raise Conflict(N_("session %(n)d has started: its seating can no longer change"), n=session)
-    except Conflict:
+        meetings = () if meet_again else swap_meetings(stored_seating(stored), session, a, b)
+        if meetings:
+            raise MeetsAgain(meetings)
+    except (Conflict, MeetsAgain):
         db.session.rollback()
+        stored.director_token, stored.view_token = tokens
         raise
     for table in seating[session - 1].tables:
         game = games[(session, table.number)]

@@ -6,6 +6,7 @@ from sqlalchemy import update
 
 from ..extensions import db
 from ..models import (
+    StoredClub,
     StoredGame,
 )
 from ..scoring import Game
@@ -15,7 +16,7 @@ from ..scoring.game import rematch, score
 from ..tokens import TOKEN_BYTES as TOKEN_BYTES  # the size of every token (192 bits), for callers that check a shape
 from ..tokens import InvalidToken, seal, unseal
 from . import clubs
-from .clubs import club_rating
+from .clubs import ClubRefused, club_rating
 from .common import Conflict, NightClosed, night_closed
 from .games import add_game, find_by_token
 
@@ -26,6 +27,7 @@ REMATCH = "rematch"
 def start_rematch(
     stored: StoredGame,
     *,
+    club: StoredClub | None = None,
     creator_device: str | None = None,
     creator_address: str | None = None,
 ) -> tuple[StoredGame, Game, bool]:
@@ -37,6 +39,13 @@ def start_rematch(
     :func:`create_game` does, and True. A table of a closed club night is not played again
     (:class:`Conflict` "the night is closed").
 
+    A club's game is played again for the club, with the same members, only with ``club``, the
+    game's club as the club's admin token names it (club-format.md: a game joins a club with
+    the admin token, "so nobody adds games to another club's statistics"; the table's edit
+    token is not enough). Without it the new game is played outside any club, the same names
+    without members. ``club`` of another club, or for a game of no club, raises
+    :class:`~scorepad.services.clubs.ClubRefused` (HTTP 403, nothing stored).
+
     A game is played again once: its rematch's edit token is kept on it (``rematch_sealed``),
     sealed with a key from its own edit token, so that only who holds that token opens it.
     Every later call (a second phone at the table, a double tap, a race: the claim is one
@@ -44,6 +53,8 @@ def start_rematch(
     stored. Raises :class:`Conflict` while ``stored`` is not complete (a rematch follows the
     last round), :class:`ScoringError` if the old game's text no longer passes today's rules
     (nothing stored in either case)."""
+    if club is not None and club.id != stored.club_id:
+        raise ClubRefused()
     earlier = rematch_of(stored)
     if earlier is not None:
         return (*earlier, False)
@@ -60,7 +71,7 @@ def start_rematch(
         document.pop(result, None)
     old_token = stored.edit_token or ""
     new, new_game = add_game(document, creator_device=creator_device, creator_address=creator_address)
-    if stored.club_id is not None:  # the table plays again for its club, with the same members
+    if club is not None:  # the table plays again for its club (its admin asked), with the same members
         new.club_id, new.members = stored.club_id, stored.members
         db.session.flush()
         clubs.refresh_results(new, new_game)

@@ -13,6 +13,7 @@ from ..models import StoredGame, StoredRound
 from ..scoring import Game, export_game
 from ..scoring.trust import PROVISIONAL, shown_status
 from ..services import confirmation, games, rounds
+from ..services.clubs import ClubRefused
 from ..services.history import club_fields, export_stored, history_export
 from ..services.rematch import start_rematch
 from ..web.device import creator
@@ -94,9 +95,15 @@ def rematch(game_id: int):
     """Play again (edit token): a new game with the same players in the same seats, the same
     preset and title, the next player declaring first → 201 exactly as creating a game; once
     played again, 200 with that same game (one rematch per game: a second phone, a retry); 409
-    while the game is not finished. It counts against the same limits as a new game."""
+    while the game is not finished. It counts against the same limits as a new game. A club's
+    game is played again for the club (same members) only with the club's admin token as
+    ``X-Club-Token``, as a new game joins a club; without it, outside any club; another club's
+    token, or a token that is no club's admin token, 403 (nothing stored)."""
     stored = api_game(game_id, write=True)
-    new, game, started = start_rematch(stored, **creator())
+    club = club_of_request()
+    if club is None and request.headers.get("X-Club-Token"):  # refused, not ignored
+        raise ClubRefused()
+    new, game, started = start_rematch(stored, club=club, **creator())
     response = game_created(new, game, as_stored=not started)
     if not started:
         response.status_code = 200

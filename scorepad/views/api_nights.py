@@ -4,6 +4,7 @@ night's director token or view token (``Authorization: Bearer <token>``):
 - ``POST /events`` (no token) → 201 with the night as its director sees it, tokens included;
 - ``GET /events/<id>`` (director or view token) → 200, the night (:func:`scorepad.services.nights.night_export`);
 - ``POST /events/<id>/adjustments`` ``{"player", "points", "reason"}`` (director) → 201;
+- ``DELETE /events/<id>/adjustments/<aid>`` (director) → 204, the adjustment removed;
 - ``POST /events/<id>/close``, ``…/reopen`` (director) → 200 with the night.
 
 Errors, as for games: no token 401; a token of another night (or an unknown id) 404; the view
@@ -97,6 +98,17 @@ def add_adjustment(event_id: int):
     )
     response.status_code = 201
     return response
+
+
+@bp.delete("/events/<int:event_id>/adjustments/<int:adjustment_id>")
+def remove_adjustment(event_id: int, adjustment_id: int):
+    """Remove a director's adjustment (its ``id`` from the night's ``adjustments``) → 204: it
+    no longer counts in the player's ``total`` nor shows on the results. 404 for an id that is
+    not one of this night's adjustments (removed already, or another night's); 409 ``the night
+    is closed``."""
+    stored, _role = api_event(event_id, write=True)
+    nights.remove_adjustment(stored, adjustment_id)
+    return Response(status=204)
 
 
 @bp.post("/events/<int:event_id>/close")

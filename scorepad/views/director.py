@@ -18,7 +18,7 @@ from flask_babel import gettext as _
 
 from ..forms.common import ButtonForm
 from ..forms.nights import AdjustmentForm, NewEventForm, SwapForm
-from ..i18n import engine_text
+from ..i18n import engine_text, signed
 from ..models import StoredEvent
 from ..pages.console import console_page, inline_qr
 from ..scoring.night import parse_event
@@ -136,6 +136,26 @@ def add_adjustment(token: str):
     return refused(stored, token, 422, adjustment_form=form)
 
 
+@bp.post("/d/<token>/adjustments/<int:adjustment_id>/remove")
+def remove_adjustment(token: str, adjustment_id: int):
+    """Remove an adjustment (a button POST, confirmed on the console) → 303 to the console
+    saying which; 404 for an adjustment this night does not have, 409 when the night is closed."""
+    stored = director_event(token)
+    if not ButtonForm().validate_on_submit():
+        abort(400)
+    try:
+        removed = nights.remove_adjustment(stored, adjustment_id)
+    except common.NotFound:
+        abort(404)
+    except common.Conflict as exc:
+        message = engine_text(exc.template, **exc.params)
+        return refused(stored, token, 409, message=message[:1].upper() + message[1:])
+    name = stored.players[removed.player]
+    points = signed(removed.points, plus=True)
+    flash(_("Adjustment removed: %(name)s %(points)s (%(reason)s).", name=name, points=points, reason=removed.reason))
+    return redirect(url_for("director.page", token=token) + "#adjustments", 303)
+
+
 def _button(token: str, action: Any, done: str):
     """A button POST (CSRF only) that runs ``action(stored)`` → 303 to the console saying ``done``."""
     stored = director_event(token)
@@ -186,25 +206,34 @@ def reopen(token: str):
 @bp.route("/d/<token>/seating", methods=["GET", "POST"])
 def seating(token: str):
     """The seating plan of every session, and a swap of two players in a session (POST →
-    303 here); refused (409, saying why) once that session has a round or the night is closed."""
+    303 here); refused (409, saying why) once that session has a round or the night is closed.
+    A swap that seats together players who share a table in another session is not made: the
+    page (422) names them and the sessions, and its "Swap all the same" makes it."""
     stored = director_event(token)
     state = night_state(stored, NightRole.DIRECTOR)
     names = state.spec.players
     form = SwapForm(sessions=len(state.sessions), players=names)
     status = 200
+    meetings: tuple[Any, ...] = ()
     if form.is_submitted():
         status = 422
         values = form.values() if form.validate() else None
         if values is not None:
             session, first, second = values
+            meet_again = request.form.get("meet_again") == "yes"  # the warning's "Swap all the same"
             with refusals_on(form, at_top=True, conflicts=True) as refusal:
-                nights.swap_players(stored, session, first, second)
-                flash(_("Session %(n)d: %(a)s and %(b)s trade places.", n=session, a=names[first], b=names[second]))
-                return redirect(url_for("director.seating", token=token), 303)
+                try:
+                    nights.swap_players(stored, session, first, second, meet_again=meet_again)
+                except nights.MeetsAgain as exc:  # asked first: the page says who meets again, where
+                    meetings = exc.meetings
+                else:
+                    flash(_("Session %(n)d: %(a)s and %(b)s trade places.", n=session, a=names[first], b=names[second]))
+                    # to the session changed: its new tables in view
+                    return redirect(url_for("director.seating", token=token, _anchor=f"session-{session}"), 303)
             status = refusal.status or 422
         state = night_state(stored, NightRole.DIRECTOR)
     context = console_page(state, common.clock())
-    return render_template("director/seating.html", token=token, form=form, **context), status
+    return render_template("director/seating.html", token=token, form=form, meetings=meetings, **context), status
 
 
 def confirm_url(token: str) -> str:

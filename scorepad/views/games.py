@@ -20,7 +20,7 @@ from ..models import StoredGame
 from ..pages.common import isolated_text
 from ..pages.scorer import recent_game
 from ..scoring import ScoringError, parse_game
-from ..services import clubs, games, nights, presets
+from ..services import games, nights, presets
 from ..services.clubs import ClubRefused
 from ..services.rematch import start_rematch
 from ..web import htmx
@@ -28,7 +28,7 @@ from ..web.device import creator, device_id
 from ..web.errors import accepted, error_response, page_errors, refusals_on
 from ..web.limits import GAME_STARTS, limit
 from ..web.loaders import any_game, game_to_edit
-from ..web.recent import CLUBS, NIGHTS, keep_recent, recent_tokens
+from ..web.recent import NIGHTS, admin_club, admin_clubs, keep_recent, recent_tokens
 from ..web.recent import remember_game as remember
 from ..web.scorer import CHANGED_KEY, SCORER_BLOCKS, ScorerForms, scorer_context
 
@@ -66,12 +66,6 @@ def home(import_form: ImportGameForm | None = None, status: int = 200):
         render_template("games/home.html", recent=recent, nights=directed, clubs=admin_clubs(), import_form=form),
         status,
     )
-
-
-def admin_clubs() -> list[Any]:
-    """The clubs whose admin page this device opened, newest first: their admin links."""
-    found = (clubs.find_club(token) for token in recent_tokens(CLUBS))
-    return [club for club, role in filter(None, found) if role == clubs.ADMIN]
 
 
 @bp.post("/games/import")
@@ -190,15 +184,21 @@ def rematch_at_limit(message: str):
 def rematch(token: str):
     """Play again (edit token; a button POST with its CSRF token): a new game with the same
     players in the same seats, the same preset and title, the next player declaring first →
-    303 to its page. 409 (the game page saying why) while the game is not finished. It counts
-    against the same limits as a new game (429 beyond them)."""
+    303 to its page. A club's game plays again for the club only on a device that opened the
+    club's admin page (it holds the admin token, :func:`scorepad.web.recent.admin_club`);
+    elsewhere the new game counts for no club, and the page says so. 409 (the game page
+    saying why) while the game is not finished. It counts against the same limits as a new
+    game (429 beyond them)."""
     stored = game_to_edit(token)
     if not ButtonForm().validate_on_submit():
         abort(400)
-    new_game, game, started = start_rematch(stored, **creator())
+    club = admin_club(stored.club_id)  # a club's game plays again for it only where its admin link was opened
+    new_game, game, started = start_rematch(stored, club=club, **creator())
     remember(new_game)
     first = isolated_text(game.players[game.first_declarer])
-    if started:
+    if started and stored.club_id is not None and club is None:
+        flash(_("Play again: %(name)s declares first. This game does not count for the club.", name=first))
+    elif started:
         flash(_("Play again: %(name)s declares first.", name=first))
     else:  # a second phone or tap: the table's one new game
         flash(_("This game is being played again already: here it is. %(name)s declares first.", name=first))

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 
 from flask import current_app, session
 
-from ..services import games
+from ..services import clubs, games
 from ..tokens import InvalidToken, seal, unseal
 
 if TYPE_CHECKING:
-    from ..models import StoredGame
+    from ..models import StoredClub, StoredGame
 
 
 @dataclass(frozen=True)
@@ -91,6 +91,22 @@ def remember_game(stored: StoredGame) -> None:
     holds, sealed in the session cookie: :mod:`scorepad.web.recent`)."""
     if stored.edit_token is not None:
         remember(stored.edit_token)
+
+
+def admin_clubs() -> list[StoredClub]:
+    """The clubs whose admin page this device opened (:data:`CLUBS`, the admin tokens it
+    keeps), newest first, each holding its admin token."""
+    found = (clubs.find_club(token) for token in recent_tokens(CLUBS))
+    return [club for club, role in filter(None, found) if role == clubs.ADMIN]
+
+
+def admin_club(club_id: int | None) -> StoredClub | None:
+    """The club ``club_id`` if this device holds its admin token (:func:`admin_clubs`), else
+    None (None too for no club): a device that opened the club's admin page may add the club's
+    games from the game pages (club-format.md: a game joins a club with the admin token)."""
+    if club_id is None:
+        return None
+    return next((club for club in admin_clubs() if club.id == club_id), None)
 
 
 def scorer_token(stored: StoredGame) -> str | None:

@@ -28,6 +28,7 @@ from ..scoring.trust import checks_open, shown_status
 from ..services import games, rounds
 from ..services.scorer import ScorerState, scorer_state
 from .live import stamp_etag
+from .recent import admin_club
 
 if TYPE_CHECKING:
     from ..forms.common import ButtonForm
@@ -98,7 +99,9 @@ def scorer_context(
         page["form"] = form or forms.round(formdata=None, data={"contract": page["contract"]})
     final = not page["trust"].unsettled
     page["finished"] = finished_part(stored, page["game"], final) if page["standings"].complete else None
-    page["witness"] = scorer_witness(stored, can_edit, confirm_token=state.confirm_token)
+    # A closed night's table: no "Let another player check" (a confirm is refused there).
+    box = not state.night_closed
+    page["witness"] = scorer_witness(stored, can_edit, with_box=box, confirm_token=state.confirm_token)
     return page
 
 
@@ -106,21 +109,25 @@ def finished_part(stored: StoredGame, game: Game, final: bool = True) -> dict[st
     """What a finished game offers (templates/games/_finished.html): ``rematch_declarer``, the
     seat that declares first if the table plays again (the engine's rule), and ``share``: the
     result as text (:func:`scorepad.pages.card.share_text`), the board's link that goes with it
-    and the card image's URL in the page's language; None while the standings are not
+    and the card image's URL in the page's language, None while the standings are not
     ``final`` (provisional: a round disputed, or not confirmed where the game requires it:
-    :class:`scorepad.pages.history.Trust` ``unsettled``), a result not to be sent around yet."""
+    :class:`scorepad.pages.history.Trust` ``unsettled``), a result not to be sent around yet;
+    ``club_rematch``: for a club's game, whether playing again here counts for the club (this
+    device holds the club's admin token: :func:`scorepad.web.recent.admin_club`), None for a
+    game of no club."""
     card = result_card(game)
-    if not final:
-        return {"rematch_declarer": rematch_first_declarer(game.first_declarer), "share": None}
+    in_club = stored.club_id is not None
+    share = {
+        "title": card.title,
+        "text": share_text(card),
+        "url": url_for("board.show", token=stored.view_token, _external=True),
+        "card": url_for("card.image", token=stored.view_token, lang=str(get_locale())),
+        "filename": f"barbu-{game.date.isoformat() if game.date else 'result'}.png",
+    }
     return {
         "rematch_declarer": rematch_first_declarer(game.first_declarer),
-        "share": {
-            "title": card.title,
-            "text": share_text(card),
-            "url": url_for("board.show", token=stored.view_token, _external=True),
-            "card": url_for("card.image", token=stored.view_token, lang=str(get_locale())),
-            "filename": f"barbu-{game.date.isoformat() if game.date else 'result'}.png",
-        },
+        "club_rematch": admin_club(stored.club_id) is not None if in_club else None,
+        "share": share if final else None,
     }
 
 

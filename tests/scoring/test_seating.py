@@ -4,6 +4,8 @@ seating is refused with the path of its problem; the organiser's swap keeps the 
 
 from __future__ import annotations
 
+import itertools
+import os
 import random
 from collections import Counter
 from itertools import combinations
@@ -23,7 +25,9 @@ from scorepad.scoring import (
     sit_out_counts,
     swap_players,
 )
-from scorepad.scoring.seating import least_repeats
+from scorepad.scoring.night import MAX_SESSIONS
+from scorepad.scoring.seating import Meeting, swap_meetings
+from scorepad.scoring.seating_draw import least_repeats
 
 SEEDS = range(8)
 
@@ -125,6 +129,81 @@ def test_too_few_players_cannot_be_drawn():
         draw_seating(8, 0, random.Random(0))
 
 
+# --- Sit-outs after every session (a night may close early) ---------------------------
+
+#: Hypothesis examples of the prefix property (SCOREPAD_PROPERTY_EXAMPLES=2000 for more, as
+#: tests/scoring/test_properties.py).
+PREFIX_EXAMPLES = int(os.environ.get("SCOREPAD_PROPERTY_EXAMPLES", "40"))
+
+
+def sit_outs_after_each_session(seating, players: int) -> list[list[int]]:
+    """Per session, every player's sit-outs so far, sorted (who has them does not matter)."""
+    counts = [0] * players
+    prefixes = []
+    for session in seating:
+        for p in session.sit_out:
+            counts[p] += 1
+        prefixes.append(sorted(counts))
+    return prefixes
+
+
+def out_twice_in_a_row(seating) -> list[tuple[int, int]]:
+    """(player, session) for each player sitting out ``session`` and the one before it."""
+    pairs = itertools.pairwise(seating)
+    return [(p, later.number) for earlier, later in pairs for p in set(earlier.sit_out) & set(later.sit_out)]
+
+
+@settings(max_examples=PREFIX_EXAMPLES, deadline=None)
+@given(players=st.integers(4, 40), sessions=st.integers(1, MAX_SESSIONS), seed=st.integers(0, 2**32))
+def test_sit_outs_are_balanced_after_every_session_and_never_twice_in_a_row(players, sessions, seed):
+    # m = players mod 4 sit out a session; the m of the session before leave players − m ≥ m
+    # others (players ≥ m + 4, m ≤ 3), so the numbers always allow nobody out twice in a row.
+    seating = draw_seating(players, sessions, random.Random(seed))
+    for prefix in sit_outs_after_each_session(seating, players):
+        assert prefix[-1] - prefix[0] <= 1
+    assert out_twice_in_a_row(seating) == []
+
+
+@pytest.mark.parametrize(
+    ("players", "after_each"),
+    [
+        # 7 players, 3 out a session: 3k sit-outs after k sessions over 7 players, each ⌊3k/7⌋ or
+        # one more: 3 ones; 6 ones; all 7 once and 2 twice (9); 5 twice (12); 6 twice and 1
+        # three times (15); 3 twice and 4 three times (18).
+        (
+            7,
+            [
+                [0, 0, 0, 0, 1, 1, 1],
+                [0, 1, 1, 1, 1, 1, 1],
+                [1, 1, 1, 1, 1, 2, 2],
+                [1, 1, 2, 2, 2, 2, 2],
+                [2, 2, 2, 2, 2, 2, 3],
+                [2, 2, 2, 3, 3, 3, 3],
+            ],
+        ),
+        # 11 players, 3 out a session: nobody a second time before all 11 sat out once (after
+        # session 4: 12 = 11 + 1), then 15 (4 twice) and 18 (7 twice).
+        (
+            11,
+            [
+                [0] * 8 + [1] * 3,
+                [0] * 5 + [1] * 6,
+                [0] * 2 + [1] * 9,
+                [1] * 10 + [2],
+                [1] * 7 + [2] * 4,
+                [1] * 4 + [2] * 7,
+            ],
+        ),
+    ],
+)
+@pytest.mark.parametrize("seed", range(16))
+def test_a_night_closed_after_any_session_has_balanced_sit_outs(players, after_each, seed):
+    seating = draw_seating(players, 6, random.Random(seed))
+    check_valid(seating, players, 6)
+    assert sit_outs_after_each_session(seating, players) == after_each
+    assert out_twice_in_a_row(seating) == []
+
+
 # --- Counting ---------------------------------------------------------------------------
 
 
@@ -221,3 +300,28 @@ def test_a_swap_is_refused_for_an_unknown_session_or_player(session, a, b, path)
     with pytest.raises(ScoringError) as refused:
         swap_players(seating, session, a, b)
     assert refused.value.path == path
+
+
+def test_a_swap_names_the_pairs_it_seats_together_who_met_in_another_session():
+    # Session 2 trades 1 (table 1) and 6 (table 2): table 1 becomes 0 4 6 5, table 2 2 1 3 7.
+    # New pairs: 0-6, 4-6, 5-6 and 1-2, 1-3, 1-7; of them 1-2, 1-3 sat at session 1's table 1
+    # and 4-6, 5-6 at its table 2; 0-6 and 1-7 never met. (0-4, 4-5 … were together before the swap.)
+    seating = night([[0, 1, 2, 3], [4, 5, 6, 7]], [[0, 4, 1, 5], [2, 6, 3, 7]], players=9)
+    assert swap_meetings(seating, 2, 1, 6) == (
+        Meeting(1, 2, (1,)),
+        Meeting(1, 3, (1,)),
+        Meeting(4, 6, (1,)),
+        Meeting(5, 6, (1,)),
+    )
+
+
+def test_a_swap_names_a_meeting_of_a_later_session_and_none_where_there_is_none():
+    # 10 players, 8 and 9 out in session 1. Trading 3 and 4 in session 1 seats 0 with 4, who
+    # share session 2's table 1, and 3 with 5 and 6, who share its table 2; trading 2 and 7
+    # makes 0-7, 1-7, 3-7, 2-4, 2-5, 2-6: none of them meets in session 2.
+    seating = night([[0, 1, 2, 3], [4, 5, 6, 7]], [[0, 4, 8, 9], [1, 5, 3, 6]], players=10)
+    assert swap_meetings(seating, 1, 3, 4) == (Meeting(0, 4, (2,)), Meeting(3, 5, (2,)), Meeting(3, 6, (2,)))
+    assert swap_meetings(seating, 1, 2, 7) == ()
+    assert swap_meetings(seating, 1, 9, 8) == ()  # two sitting out trade: no table changes
+    with pytest.raises(ScoringError):
+        swap_meetings(seating, 3, 1, 2)
