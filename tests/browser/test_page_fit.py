@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from scorepad.extensions import db
 from scorepad.services import games
+from tests.test_night import Night, create, save
 
 EXAMPLE = json.loads((Path(__file__).parent.parent / "data" / "examples" / "tournament-full.json").read_text())
 
@@ -37,4 +38,54 @@ def test_the_score_tables_header_shows_a_hyphenated_name_in_full(app, live_serve
     phone.screenshot(path=str(screenshot_dir / "fit-score-header-390.png"))
     # Not cut: the element shows all of its text, across and down (no ellipsis hides any of it).
     assert name.evaluate("e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight")
+    assert phone.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+
+
+#: A night of 13 players (three tables and one sitting out each session), some names long.
+THIRTEEN = [
+    "Anne",
+    "Beth",
+    "Jan-Willem de Vries",
+    "Dora",
+    "Élodie",
+    "Fay",
+    "Gina",
+    "Hugo",
+    "Ivan",
+    "Jacqueline Oosterhuis",
+    "Karel",
+    "Lotte",
+    "Marc",
+]
+#: A round any declarer may choose first: No Queens, one queen each for seats 0 and 1, two for seat 3.
+NO_QUEENS = {"contract": "no-queens", "doubles": [], "outcome": {"queens": [1, 1, 0, 2]}}
+
+
+def thirteen(app, sessions: int) -> Night:
+    """A night of :data:`THIRTEEN` over ``sessions`` (seating drawn), a round saved at every
+    table of session 1."""
+    created = create(app, players=THIRTEEN, sessions=sessions, seating=None)
+    for number in (1, 2, 3):
+        save(app, created, 1, number, NO_QUEENS)
+    return created
+
+
+def test_the_nights_results_on_a_phone_keep_the_names_while_the_sessions_scroll(
+    app, live_server, phone, screenshot_dir
+):
+    """Four sessions' columns are wider than the phone: the leaderboard scrolls in its box, the
+    page does not, and the rank and name stay where they are."""
+    created = thirteen(app, 4)
+    phone.goto(f"{live_server}/n/{created.view_token}/results")
+    box = phone.locator("#results_leaderboard .table-scroll")
+    name = phone.locator("#results_leaderboard tbody th.name").first
+    before = name.bounding_box()
+    assert box.evaluate("e => e.scrollWidth > e.clientWidth")  # the sessions need the scroll
+    box.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+    phone.screenshot(path=str(screenshot_dir / "fit-night-results-390.png"))
+    after = name.bounding_box()
+    assert after["x"] == before["x"] and after["width"] == before["width"]
+    # The name is not covered by a session's cell that scrolled under it.
+    centre = (after["x"] + after["width"] / 2, after["y"] + after["height"] / 2)
+    assert phone.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('th.name') !== null", centre)
     assert phone.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
