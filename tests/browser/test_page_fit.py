@@ -5,12 +5,14 @@ games, a 13-player night on the TV, every error of the new-game form, and the sh
 Screenshots (tests/screenshots/fit-*.png) for a person to look at."""
 
 import json
+import re
 from pathlib import Path
 
 from playwright.sync_api import expect
 
 from scorepad.extensions import db
 from scorepad.services import games
+from tests.test_club_pages import GAME_1, add_members, club_game, new_club
 from tests.test_night import Night, create, save
 
 EXAMPLE = json.loads((Path(__file__).parent.parent / "data" / "examples" / "tournament-full.json").read_text())
@@ -89,3 +91,41 @@ def test_the_nights_results_on_a_phone_keep_the_names_while_the_sessions_scroll(
     centre = (after["x"] + after["width"] / 2, after["y"] + after["height"] / 2)
     assert phone.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('th.name') !== null", centre)
     assert phone.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+
+
+def test_a_members_chart_names_each_date_once_and_the_last_games_name_the_opponents(
+    app, client, live_server, phone, screenshot_dir
+):
+    """Anne plays three games of a club night on 7 December (one with a guest, Wim) and one on
+    14 December: the chart's axis reads Dec 7, Dec 14; each of her last games lists the three
+    others, the members linked to their pages."""
+    made = new_club(client)
+    members = {**add_members(client, made, "Anne", "Beth", "Cath", "Diana", "Emma"), "Wim": None}
+    for players, day in (
+        (["Anne", "Beth", "Cath", "Diana"], "2026-12-07"),
+        (["Emma", "Anne", "Wim", "Beth"], "2026-12-07"),
+        (["Cath", "Diana", "Emma", "Anne"], "2026-12-07"),
+        (["Anne", "Emma", "Beth", "Cath"], "2026-12-14"),
+    ):
+        club_game(client, made, members, players, day, GAME_1)
+    phone.goto(f"{live_server}/k/{made['view_token']}/m/{members['Anne']}")
+    svg = phone.request.get(live_server + phone.locator("#games .chart img").get_attribute("src", timeout=5000)).text()
+    axis = svg[svg.index('class="axis x') :]
+    axis = axis[: axis.index("</g></g>")]
+    assert re.findall(r"<text[^>]*>([^<]+)</text>", axis) == ["Dec 7", "Dec 14"]
+    rows = phone.locator("#games tbody tr")
+    expect(rows).to_have_count(4)
+    # Newest first: the game of 14 December, then the night's three in reverse order.
+    assert rows.locator("td.opponents").all_inner_texts() == [
+        "Emma, Beth, Cath",
+        "Cath, Diana, Emma",
+        "Emma, Wim, Beth",
+        "Beth, Cath, Diana",
+    ]
+    expect(rows.nth(2).locator("td.opponents a")).to_have_count(2)  # Wim, a guest, has no page
+    expect(rows.nth(2).get_by_role("link", name="Emma")).to_have_attribute(
+        "href", f"/k/{made['view_token']}/m/{members['Emma']}"
+    )
+    assert phone.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+    phone.locator("#games").scroll_into_view_if_needed()
+    phone.screenshot(path=str(screenshot_dir / "fit-member-games-390.png"), full_page=True)
