@@ -11,7 +11,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from scorepad.extensions import db
-from scorepad.services import games
+from scorepad.services import games, nights
 from tests.test_club_pages import GAME_1, add_members, club_game, new_club
 from tests.test_night import Night, create, save
 
@@ -129,3 +129,32 @@ def test_a_members_chart_names_each_date_once_and_the_last_games_name_the_oppone
     assert phone.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
     phone.locator("#games").scroll_into_view_if_needed()
     phone.screenshot(path=str(screenshot_dir / "fit-member-games-390.png"), full_page=True)
+
+
+def test_the_tv_of_a_13_player_night_keeps_numbers_by_the_names_and_shows_who_sits_out(
+    app, live_server, browser, screenshot_dir
+):
+    """13 players: the leaderboard in two columns, each line's total close to its name (not the
+    width of the screen away), and the session's sit-out named beside its tables; no scrolling."""
+    created = thirteen(app, 2)
+    with app.app_context():
+        sit_out = THIRTEEN[nights.find_night(created.director_token)[0].seating[0]["sit_out"][0]]
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    page.goto(f"{live_server}/n/{created.view_token}/screen")
+    expect(page.locator("#night_leaderboard tbody tr")).to_have_count(13)
+    page.screenshot(path=str(screenshot_dir / "fit-night-screen-13-1920.png"))
+    expect(page.locator("#night_leaderboard table")).to_have_count(2)
+    gaps = page.evaluate(
+        "[...document.querySelectorAll('#night_leaderboard tbody tr')].map(row =>"
+        " row.querySelector('.total').getBoundingClientRect().left"
+        " - row.querySelector('.name').getBoundingClientRect().left)"
+    )
+    assert max(gaps) < 700, gaps  # the name's cell and its total within a third of the screen
+    expect(page.locator("#night_tables .night-sit-out")).to_have_text(f"Sitting out: {sit_out}")
+    assert page.evaluate(
+        "document.scrollingElement.scrollHeight <= innerHeight && document.scrollingElement.scrollWidth <= innerWidth"
+    )
+    bottom = page.evaluate("document.querySelector('#night_tables .night-sit-out').getBoundingClientRect().bottom")
+    assert bottom <= 1080
+    context.close()
