@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from flask import abort, current_app, request, session
 from flask_babel import format_number, gettext
 
@@ -38,14 +40,29 @@ def asked_language() -> tuple[str, bool]:
     return language, varies
 
 
+#: A whole-number placeholder of a message, ``%(low)d``.
+NUMBER_PLACEHOLDER = re.compile(r"%\((\w+)\)d")
+
+
 def engine_text(template: str, **params: object) -> str:
     """An engine message (marked ``N_`` in scorepad/scoring) in this request's language;
-    a contract id among the ``params`` is shown by its name (``no-queens`` → No Queens)."""
-    shown = {
+    a contract id among the ``params`` is shown by its name (``no-queens`` → No Queens), and
+    a whole number as the pages write points (:func:`signed`: a true minus sign U+2212 and the
+    language's digit grouping, "−100,000 to 100,000", German "−100.000 bis 100.000")."""
+    shown: dict[str, object] = {
         key: (str(labels.contract_name(value)) if key == "contract" and value in CONTRACT_IDS else value)
         for key, value in params.items()
     }
-    return gettext(template, **shown) if shown else gettext(template)
+    translated = gettext(template)
+    if not shown:
+        return translated
+    numbers = {
+        key: signed(value) for key, value in shown.items() if isinstance(value, int) and not isinstance(value, bool)
+    }
+    written = NUMBER_PLACEHOLDER.sub(
+        lambda match: f"%({match.group(1)})s" if match.group(1) in numbers else match.group(0), translated
+    )
+    return written % {**shown, **numbers}
 
 
 def error_text(error: ScoringError) -> str:

@@ -238,9 +238,10 @@ def test_a_members_last_games_link_each_game_under_the_clubs_token(client, club)
     links = re.findall(rf'href="/k/{view}/g/(\d+)"', html)
     assert links == [str(g["id"]) for g in reversed(club["games"])]  # newest first
     rows = [text_of(row) for row in re.findall(r"<tr>(.*?)</tr>", html, re.S)[1:]]
-    assert rows[0].endswith("in progress −6 1")  # game 3: one round, everyone −6, tied first
-    assert rows[1].endswith("0 1")  # game 2: Anne first with 0
-    assert rows[2].endswith("−42 4")  # game 1: Anne last with −42
+    # Date, the three opponents, points, place.
+    assert rows[0] == "Mar 15, 2026 in progress Diana, Emma, Fay −6 1"  # game 3: one round, everyone −6, tied first
+    assert rows[1] == "Mar 8, 2026 Emma, Beth, Cath 0 1"  # game 2: Anne first with 0
+    assert rows[2] == "Mar 1, 2026 Beth, Cath, Diana −42 4"  # game 1: Anne last with −42
     assert f"/k/{view}/m/{club['members']['Anne']}/results.svg" in html
 
 

@@ -209,7 +209,7 @@ def test_the_editor_refuses_a_value_past_its_bound_next_to_the_field(app, client
     response = client.post("/presets/new", data=editor_data(**{"contracts-0-per_trick": "999999999"}))
     assert response.status_code == 422
     assert error_next_to(response.get_data(as_text=True), "contracts-0-per_trick") == (
-        "must be a whole number from -100 to 100"
+        "must be a whole number from −100 to 100"  # a true minus, as the pages write points
     )
     response = client.post("/presets/new", data=editor_data(doubling_quota="10"))
     assert error_next_to(response.get_data(as_text=True), "doubling_quota") == "must be a whole number from 0 to 9"

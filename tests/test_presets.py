@@ -230,7 +230,7 @@ def test_the_minus_sign_and_plus_are_read_as_points(app, client):
         ({"players-0": "Anne"}, "players-1", "a player's name must be a non-empty text"),
         ({"deck": "40"}, "deck", "the deck has 52 or 32 cards"),
         ({"doubling_enabled": "", "undoubled_negative": "split"}, "undoubled_negative", "never played"),
-        ({"notes": "x" * 2001}, "notes", "longer than 2000 characters"),
+        ({"notes": "x" * 2001}, "notes", "longer than 2,000 characters"),
     ],
 )
 def test_an_invalid_value_is_refused_next_to_its_field(app, client, changes, field_id, message):

@@ -149,6 +149,45 @@ def test_the_game_words_are_the_clubs_words():
             assert strings[english] == word, (lang, english)
 
 
+#: The word of a club night's session and of a round of the game, as each language's clubs say
+#: them (a stem, lower case): a session is one game at one table before the players move on,
+#: a round one deal of that game. Dutch clubs play a night in "zittingen" (the bridge clubs'
+#: word for a session), each a game of "rondes"; German "Durchgang" and "Runde"; French
+#: "séance" and "donne".
+SESSION_AND_ROUND = {"nl": ("zitting", "ronde"), "de": ("durchg", "runde"), "fr": ("séance", "donne")}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_session_and_a_round_have_words_of_their_own(lang):
+    """Every message about a session says the session's word, a message about no session never
+    does, and a message about a round says the round's word: "Tafel 3 · zitting 2", then
+    "Ronde 5 van 28", never "ronde" for both."""
+    session_word, round_word = SESSION_AND_ROUND[lang]
+    wrong = []
+    for m in entries(lang):
+        for msgid, msgstr in forms(m):
+            about_session = re.search(r"\bsessions?\b", msgid, re.IGNORECASE) and "CSRF" not in msgid
+            about_round = re.search(r"\brounds?\b", msgid, re.IGNORECASE)
+            said = msgstr.lower()
+            session_said = (session_word in said) == bool(about_session)
+            round_said = round_word in said if about_round else not (about_session and round_word in said)
+            if not (session_said and round_said):
+                wrong.append((msgid, msgstr))
+    assert wrong == []
+
+
+def test_a_session_is_abbreviated_with_its_own_letter():
+    """The night's results head each session's column with the session word's first letter."""
+    expected = {"nl": "Z%(n)d", "de": "D%(n)d", "fr": "S%(n)d"}
+    for lang, abbreviation in expected.items():
+        strings = {m.id: m.string for m in entries(lang) if m.context is None}
+        assert strings["S%(n)d"] == abbreviation, lang
+        hint = strings[
+            "S1, S2…: each player’s points in each session, at table T1, T2…; a link opens that table’s game."
+        ]
+        assert hint.startswith(abbreviation.replace("%(n)d", "1")), lang
+
+
 # -- the pages -------------------------------------------------------------------------------
 
 

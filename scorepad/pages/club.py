@@ -131,17 +131,27 @@ def member_figures(stats: MemberStats, rating: MemberRating, names: Mapping[str,
     }
 
 
+def date_labels(dates: Sequence[date], date_text: Callable[[date], str]) -> list[str]:
+    """A member's chart's x labels, one per game in ``dates`` order: its date as the page writes
+    it (``date_text``) for the first game of that date, empty for the later ones (a club night's
+    three games on 7 December read "Dec 7" once, each still a point of its own)."""
+    return [date_text(day) if n == 0 or day != dates[n - 1] else "" for n, day in enumerate(dates)]
+
+
 def rating_points(rating: MemberRating, date_text: Callable[[date], str]) -> list[tuple[str, float, float]]:
     """The rating chart's points (:func:`scorepad.render.charts.rating_svg`): per rated game,
-    oldest first, its date as the page writes it (``date_text``), μ and the ordinal."""
-    return [(date_text(point.date), point.mu, point.ordinal) for point in rating.history]
+    oldest first, its label (:func:`date_labels`), μ and the ordinal."""
+    labels = date_labels([point.date for point in rating.history], date_text)
+    return [(label, point.mu, point.ordinal) for label, point in zip(labels, rating.history, strict=True)]
 
 
 def results_points(history: Sequence[MemberGame], date_text: Callable[[date], str]) -> list[tuple[str, int]]:
     """The result-per-game chart's points (:func:`scorepad.render.charts.results_svg`): the
-    latest :data:`LAST_GAMES` games, oldest first, each its date as the page writes it
-    (``date_text``) and the member's final (points)."""
-    return [(date_text(game.date), game.final) for game in game_rows(history)]
+    latest :data:`LAST_GAMES` games, oldest first, each its label (:func:`date_labels`) and the
+    member's final (points)."""
+    shown = game_rows(history)
+    labels = date_labels([game.date for game in shown], date_text)
+    return [(label, game.final) for label, game in zip(labels, shown, strict=True)]
 
 
 def overview_rows(rows: Sequence[MemberRow]) -> list[dict[str, Any]]:

@@ -26,6 +26,9 @@ SCREEN_ROWS = 14
 #: than 42) are counted in one "n more" line: a TV across the room is read for the top and for
 #: one's own name, and the phone board lists everyone.
 SCREEN_COLUMNS = 3
+#: From this many players on (two tables) the screen's leaderboard takes two columns at least: one
+#: column across two thirds of a TV leaves each total a screen's width away from its name.
+SCREEN_TWO_COLUMNS = 8
 
 
 @dataclass(frozen=True)
@@ -68,12 +71,13 @@ def started(table: TableState) -> bool:
 
 def screen_columns(entries: tuple[Entry, ...]) -> tuple[list[list[Entry]], int]:
     """The big screen's leaderboard: the entries in leaderboard order, cut into balanced
-    columns of at most :data:`SCREEN_ROWS` (at most :data:`SCREEN_COLUMNS` columns), and how
-    many entries are left out (the last ones)."""
+    columns of at most :data:`SCREEN_ROWS` (at most :data:`SCREEN_COLUMNS` columns; two at least
+    from :data:`SCREEN_TWO_COLUMNS` players on: 13 players read 7 and 6), and how many entries
+    are left out (the last ones)."""
     shown = list(entries[: SCREEN_ROWS * SCREEN_COLUMNS])
     if not shown:
         return [], 0
-    count = math.ceil(len(shown) / SCREEN_ROWS)
+    count = max(math.ceil(len(shown) / SCREEN_ROWS), 2 if len(shown) >= SCREEN_TWO_COLUMNS else 1)
     rows = math.ceil(len(shown) / count)
     return [shown[i : i + rows] for i in range(0, len(shown), rows)], len(entries) - len(shown)
 

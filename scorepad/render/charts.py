@@ -100,10 +100,15 @@ def _decimal(value: float) -> str:
 
 def _sparse(labels: Sequence[str], most: int = 10) -> dict[str, object]:
     """pygal options showing at most about ``most`` of ``labels`` on the x axis (every k-th, the
-    others kept as unlabelled ticks), so that 28 rounds fit a phone's width."""
-    if len(labels) <= most:
+    others kept as unlabelled ticks), so that 28 rounds fit a phone's width. An empty label is
+    a tick without words (a game on the same date as the one before it) and never counts among
+    the ``most``: every k-th of the others is shown."""
+    named = [label for label in labels if label]
+    if len(named) <= most:
         return {}
-    return {"x_labels_major_every": math.ceil(len(labels) / most), "show_minor_x_labels": False}
+    if len(named) == len(labels):
+        return {"x_labels_major_every": math.ceil(len(labels) / most), "show_minor_x_labels": False}
+    return {"x_labels_major": named[:: math.ceil(len(named) / most)], "show_minor_x_labels": False}
 
 
 #: The longest title drawn (two lines at most on the chart's width); a longer one is cut with an

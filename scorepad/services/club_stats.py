@@ -13,7 +13,7 @@ from cachetools import LRUCache
 from sqlalchemy import and_, case, func, select
 
 from ..extensions import db
-from ..models import StoredClub, StoredMember, StoredResult
+from ..models import StoredClub, StoredGame, StoredMember, StoredResult
 from ..scoring.club import (
     ContractLine,
     LadderEntry,
@@ -70,6 +70,46 @@ def _member_games(club: StoredClub, member: StoredMember) -> list[MemberGame]:
             )
         )
     return games
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """One of the three other players of a member's game: the ``name`` it was played under (the
+    game's players) and the ``member`` it counts for (public id; None for a guest)."""
+
+    name: str
+    member: str | None
+
+
+def opponents(club: StoredClub, member: StoredMember, game_ids: list[int]) -> dict[int, tuple[Opponent, ...]]:
+    """The other three players of each of ``game_ids`` (the member's club games), in seat
+    order: game id → :class:`Opponent` s. A game the member did not play in is left out."""
+    if not game_ids:
+        return {}
+    seats: dict[int, dict[int, int | None]] = defaultdict(dict)
+    for game_id, seat, member_id in db.session.execute(
+        select(StoredResult.game_id, StoredResult.seat, StoredResult.member_id).where(
+            StoredResult.club_id == club.id, StoredResult.game_id.in_(game_ids)
+        )
+    ):
+        seats[game_id][seat] = member_id
+    publics = {
+        m.id: m.public_id for m in db.session.scalars(select(StoredMember).where(StoredMember.club_id == club.id))
+    }
+    found: dict[int, tuple[Opponent, ...]] = {}
+    for game_id, players in db.session.execute(
+        select(StoredGame.id, StoredGame.players).where(StoredGame.id.in_(game_ids))
+    ):
+        members = seats.get(game_id, {})
+        if member.id not in members.values():
+            continue
+        others = []
+        for seat, name in enumerate(players):
+            other = members.get(seat)
+            if other != member.id:
+                others.append(Opponent(name, None if other is None else publics.get(other)))
+        found[game_id] = tuple(others)
+    return found
 
 
 @dataclass(frozen=True)

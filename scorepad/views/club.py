@@ -249,8 +249,16 @@ def member_page(token: str, member_id: str):
         return redirect(url_for("club.member_page", token=token, member_id=found.public_id), 303)
     stats = club_stats.member_statistics(club, found)
     context = member_figures(stats, club_stats.member_rating(club, found), clubs.member_names(club))
+    opponents = club_stats.opponents(club, found, [game.game_id for game in context["games"]])
     return render_template(
-        "club/member.html", club=club, token=token, admin=admin, name=found.name, member_id=found.public_id, **context
+        "club/member.html",
+        club=club,
+        token=token,
+        admin=admin,
+        name=found.name,
+        member_id=found.public_id,
+        opponents=opponents,
+        **context,
     )
 
 
