@@ -577,3 +577,19 @@ def test_a_club_game_beyond_the_limits_keeps_what_was_typed(app, client, club):
     assert refused.status_code == 429
     assert 'value="Hugo"' in refused.text and 'role="alert"' in refused.text
     assert "Hugo" not in client.get(f"/k/{club['admin_token']}").text  # no member made
+
+
+def test_a_merge_of_two_who_played_together_is_refused_at_its_first_step_at_the_top(client, club):
+    """Issue 26, item 14: the refusal at the first step (before the confirm button), on the
+    merge's short page, above everything else; nothing merged."""
+    admin = club["admin_token"]
+    data = {"source": club["members"]["Beth"], "target": club["members"]["Anne"]}
+    response = client.post(f"/k/{admin}/merge", data=data)
+    assert response.status_code == 409
+    html = response.text
+    alert = html.index('role="alert"')
+    assert html.index("Beth and Anne played at the same table: they are two people") > alert
+    assert alert < html.index("stay two members") < html.index("Back to the club")
+    assert "Merge Beth into Anne" not in html  # no confirm button
+    still = client.get(f"/k/{admin}").text
+    assert row_of(still, "Beth")[0] == "Beth"

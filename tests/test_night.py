@@ -189,7 +189,11 @@ def test_the_screen_shows_the_leaderboard_the_sessions_tables_and_the_qr_code(ap
     night = played(app)
     view = night.view_token
     html = client.get(f"/n/{view}/screen").get_data(as_text=True)
-    assert [row[:5] for row in leaderboard_rows(html)] == BOARD
+    # Eight players: two columns (pages/night.py SCREEN_TWO_COLUMNS), read one after the other.
+    assert html.count('<table class="night-leaderboard"') == 2
+    second = html.index('class="night-leaderboard"', html.index('class="night-leaderboard"') + 1)
+    rows = leaderboard_rows(html) + leaderboard_rows(html[second - 7 :])
+    assert [row[:5] for row in rows] == BOARD
     assert f"/n/{view}/qr.svg" in html
     assert f'href="/n/{view}">Phone layout' in html
     assert f'hx-get="/n/{view}/live?layout=screen&amp;lang=en"' in html

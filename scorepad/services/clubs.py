@@ -249,12 +249,10 @@ def merge_members(club: StoredClub, source: StoredMember, target: StoredMember) 
     Checked under the club's lock (:func:`lock_club`), with both members as they are then.
     Raises :class:`MemberConflict` when they are one member, when either was merged already,
     or when they sat at one game together."""
-    if source.id == target.id:
-        raise MemberConflict(N_("a member cannot be merged into themselves"))
     lock_club(club.id)
     db.session.refresh(source)
     db.session.refresh(target)
-    _checked(lambda: _mergeable(source, target))
+    _checked(lambda: check_merge(source, target))
     source.merged_into = target.id
     db.session.execute(update(StoredMember).where(StoredMember.merged_into == source.id).values(merged_into=target.id))
     db.session.execute(
@@ -265,6 +263,15 @@ def merge_members(club: StoredClub, source: StoredMember, target: StoredMember) 
     ladder_changed(club.id)
     db.session.commit()
     settle(club.id)
+
+
+def check_merge(source: StoredMember, target: StoredMember) -> None:
+    """Raise :class:`MemberConflict` unless ``source`` can be merged into ``target`` as they are
+    now (the refusals of :func:`merge_members`, asked before the merge is confirmed; the merge
+    checks again under the club's lock)."""
+    if source.id == target.id:
+        raise MemberConflict(N_("a member cannot be merged into themselves"))
+    _mergeable(source, target)
 
 
 def _mergeable(source: StoredMember, target: StoredMember) -> None:

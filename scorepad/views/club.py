@@ -209,15 +209,14 @@ def merge(token: str):
             form.form_errors.append(_("Choose two members of the club."))
         elif source.id == target.id:
             form.form_errors.append(_("Choose two different members."))
-        elif form.confirmed.data != "yes":
-            games = {row.member.id: row.games for row in club_stats.club_overview(club)}
-            sides = {
-                key: {"id": m.public_id, "name": m.name, "games": games.get(m.id, 0)}
-                for key, m in (("source", source), ("target", target))
-            }
-            return render_template("club/merge.html", club=club, token=token, form=form, **sides)
         else:
+            # Refused at the first step (the confirm page) as well as at the second (a change in
+            # between): on the merge's own short page, the refusal at its top, in view.
+            sides = merge_sides(club, source, target)
             with refusals_on(form, at_top=True, conflicts=True) as refusal:
+                if form.confirmed.data != "yes":
+                    clubs.check_merge(source, target)
+                    return render_template("club/merge.html", club=club, token=token, form=form, **sides)
                 clubs.merge_members(club, source, target)
                 flash(
                     _(
@@ -227,8 +226,18 @@ def merge(token: str):
                     )
                 )
                 return redirect(url_for("club.page", token=token) + "#members", 303)
-            return refused(club, token, refusal.status or 409, merge_form=form)
+            page = render_template("club/merge.html", club=club, token=token, form=form, refused=True, **sides)
+            return page, refusal.status or 409
     return refused(club, token, 422, merge_form=form)
+
+
+def merge_sides(club: clubs.StoredClub, *members: clubs.StoredMember) -> dict[str, dict[str, Any]]:
+    """The merge page's ``source`` and ``target``: each member's public id, name and games."""
+    games = {row.member.id: row.games for row in club_stats.club_overview(club)}
+    return {
+        key: {"id": m.public_id, "name": m.name, "games": games.get(m.id, 0)}
+        for key, m in zip(("source", "target"), members, strict=True)
+    }
 
 
 def member_of(club: clubs.StoredClub, member_id: str) -> clubs.StoredMember:

@@ -143,7 +143,7 @@ def test_a_club_on_a_phone(app, live_server, phone, screenshot_dir):
     page.emulate_media(color_scheme="light")
 
     # -- one of the member's games, read-only under the club's token -------------------------------------
-    page.locator("#games tbody a").last.tap()  # the oldest: 1 March, Anne last with −42
+    page.locator("#games tbody th a").last.tap()  # the oldest: 1 March, Anne last with −42
     page.wait_for_url(re.compile(r"/k/[^/]+/g/\d+$"))
     expect(page.locator("#club_game_standings .standings li").first).to_contain_text("Cath")
     expect(page.locator("#club_game_standings .standings li").last).to_contain_text(f"Anne {MINUS}42")

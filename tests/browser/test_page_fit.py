@@ -158,3 +158,47 @@ def test_the_tv_of_a_13_player_night_keeps_numbers_by_the_names_and_shows_who_si
     bottom = page.evaluate("document.querySelector('#night_tables .night-sit-out').getBoundingClientRect().bottom")
     assert bottom <= 1080
     context.close()
+
+
+def test_a_refused_merge_is_said_at_the_top_of_the_screen(client, live_server, phone, screenshot_dir):
+    """Issue 26, item 14: Anne and Beth played together; choosing to merge them answers at once
+    (before the confirm step) with the refusal at the top of the screen, not 1,800 px down the
+    club page."""
+    made = new_club(client)
+    members = add_members(client, made, "Anne", "Beth", "Cath", "Diana", "Emma", "Fay")
+    club_game(client, made, members, ["Anne", "Beth", "Cath", "Diana"], "2026-12-07", GAME_1)
+    phone.goto(f"{live_server}/k/{made['admin_token']}")
+    form = phone.locator("#merge-members")
+    form.get_by_label("Merge", exact=True).select_option(label="Beth")
+    form.get_by_label("into", exact=True).select_option(label="Anne")
+    form.get_by_role("button").tap()
+    alert = phone.get_by_role("alert")
+    expect(alert).to_have_text("Beth and Anne played at the same table: they are two people")
+    box = alert.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 844  # in view without scrolling
+    expect(phone.get_by_role("button", name=re.compile("Merge Beth into Anne"))).to_have_count(0)
+    phone.screenshot(path=str(screenshot_dir / "fit-merge-refused-390.png"))
+    phone.get_by_role("link", name="Back to the club").tap()
+    expect(phone.locator("#members tbody th", has_text="Beth")).to_be_visible()
+
+
+def test_the_new_game_form_shows_every_error_and_the_sheet_its_date(app, live_server, phone, screenshot_dir):
+    """Issue 26, item 19: the new-game form, sent with an empty name and a repeated one, marks
+    both fields at once; a game's sheet page shows its date in the date field."""
+    phone.goto(f"{live_server}/games/new")
+    for seat, name in enumerate(["Anne", "", "anne", "Marc"]):
+        phone.locator(f"#players-{seat}").fill(name)
+    phone.get_by_role("button", name="Start the game").tap()
+    expect(phone.locator("#players-1[aria-invalid='true']")).to_have_count(1)
+    expect(phone.locator("#players-2[aria-invalid='true']")).to_have_count(1)
+    expect(phone.locator(".players")).to_contain_text("the name is empty")
+    expect(phone.locator(".players")).to_contain_text("anne is already playing")
+    phone.locator(".players").scroll_into_view_if_needed()
+    phone.screenshot(path=str(screenshot_dir / "fit-new-game-errors-390.png"))
+    with app.app_context():
+        stored, _ = games.create_game({**EXAMPLE["game"], "rounds": [], "date": "2026-12-03"})
+        view = stored.view_token
+        db.session.remove()
+    phone.goto(f"{live_server}/s/{view}")
+    expect(phone.locator("#date")).to_have_value("2026-12-03")
+    phone.screenshot(path=str(screenshot_dir / "fit-sheet-date-390.png"))
