@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from scorepad.scoring import ScoringErrors, parse_game
 from scorepad.services import games
 from tests.test_names import without_isolates
 
@@ -166,3 +167,35 @@ def test_a_complete_game_shows_the_final_ranks(app, client):
     ]
     assert [standings["rank"][PLAYERS.index(name)] for _, name, _ in shown] == [1, 2, 3, 4]
     assert "round-form" not in html and "data-contract" not in html
+
+
+def test_every_problem_of_the_new_game_form_is_shown_at_once(client):
+    """Issue 26, item 19: a long title, an empty name, a repeated name and a name too long, all
+    sent together, are each refused next to its own field in the one answer."""
+    data = new_game_form(title="T" * 81, **{"players-1": "", "players-2": "élodie", "players-3": "M" * 41})
+    response = client.post("/games/new", data=data)
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert "longer than 80 characters" in field_error(html, "title")
+    assert "the name is empty" in field_error(html, "players-1")
+    assert "already playing" in field_error(html, "players-2")
+    assert "longer than 40 characters" in field_error(html, "players-3")
+
+
+def test_the_engine_refuses_a_documents_fields_all_at_once_and_reads_as_the_first():
+    document = {
+        "title": 5,
+        "date": "7 Dec",
+        "players": ["Anne", "", "ANNE", "Beth"],
+        "first_declarer": 0,
+        "preset": "tournament",
+    }
+    with pytest.raises(ScoringErrors) as caught:
+        parse_game(document)
+    assert [(e.path, e.message) for e in caught.value.errors] == [
+        ("title", "the title must be text"),
+        ("date", "write the date as YYYY-MM-DD, such as 2026-12-03"),
+        ("players[1]", "the name is empty"),
+        ("players[2]", "ANNE is already playing; give each player a different name"),
+    ]
+    assert (caught.value.path, caught.value.message) == ("title", "the title must be text")

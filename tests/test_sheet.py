@@ -172,6 +172,17 @@ def test_the_header_names_the_preset_its_values_players_place_and_date(app, clie
     assert foot.count('class="sig"') == 4
 
 
+def test_the_date_field_holds_the_date_the_sheet_shows(app, client):
+    """Issue 26, item 19: a game played on 3 December 2026 opens its sheet with that date in
+    the field (not an empty "mm/dd/yyyy" above a dated sheet); a date asked for replaces it;
+    the blank sheet has none."""
+    _, view = start(app, {**example("tournament-full")["game"], "date": "2026-12-03"})
+    field = re.compile(r'<input id="date" name="date" type="date" value="([^"]*)"')
+    assert field.search(client.get(f"/s/{view}").text).group(1) == "2026-12-03"
+    assert field.search(client.get(f"/s/{view}?date=2026-03-05").text).group(1) == "2026-03-05"
+    assert field.search(client.get(f"/s/{view}/blank").text).group(1) == ""
+
+
 def test_bad_print_options_are_refused_next_to_the_field(app, client):
     data = example("tournament-full")
     _, view = start(app, data["game"])

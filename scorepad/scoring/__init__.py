@@ -8,7 +8,7 @@ document and leaderboard).
 """
 
 from .document import FORMAT, export_game, parse_game, parse_round
-from .errors import IllegalDouble, MissingPart, ScheduleError, ScoringError
+from .errors import IllegalDouble, MissingPart, ScheduleError, ScoringError, ScoringErrors, each_error
 from .game import Game, Round, Scores, score
 from .night import (
     EVENT_FORMAT,
@@ -57,6 +57,8 @@ __all__ = [
     "ScheduleError",
     "Scores",
     "ScoringError",
+    "ScoringErrors",
+    "each_error",
     "Seating",
     "Session",
     "Table",

@@ -8,7 +8,7 @@ writes the document back with every round's ``result`` and the game's ``standing
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, date, datetime
 from functools import cache
 from typing import Any
@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo, available_timezones
 
 from .contracts import SEATS, START_RANKS, TRUMP_SUITS, is_int, parse_outcome
 from .doubles import validate_doubles
-from .errors import N_, AlreadyDeclared, OutOfOrder, ScheduleError, ScoringError, join
+from .errors import N_, AlreadyDeclared, OutOfOrder, ScheduleError, ScoringError, each_error, join, refuse_all
 from .game import Game, Round, Scores, contract_choices, contracts_left, declared_later, declarer_of, not_played, score
 from .presets import MAX_PLAYER, Preset, preset_to_dict, resolve_preset
 from .text import clean_names, clean_text, refuse_lone_surrogates, stored_text
@@ -274,7 +274,9 @@ def parse_game(obj: Any, saved: Mapping[str, Preset] | None = None, *, stored: b
     only made safe to show (:func:`~.text.stored_text`: a lone surrogate becomes U+FFFD, a
     control character a space), never refused, so that a game stored before a rule still
     opens and exports. Every other rule applies. Raises :class:`ScoringError` with the path
-    and message of the first problem found; nothing is partially accepted.
+    and message of the first problem found; nothing is partially accepted. The title, club,
+    date, time zone, confirmation and each player's name are read each on its own: problems
+    among them raise :class:`~.errors.ScoringErrors` of them all (reading as the first).
     """
     if not isinstance(obj, dict):
         raise ScoringError("", N_("a game document must be a JSON object"))
@@ -289,13 +291,25 @@ def parse_game(obj: Any, saved: Mapping[str, Preset] | None = None, *, stored: b
             raise ScoringError(key, N_("unknown field of a game document"))
     if "format" in obj and obj["format"] != FORMAT:
         raise ScoringError("format", N_("this is not a game document (%(format)s)"), format=FORMAT)
-    title = parse_title(obj.get("title"), stored=stored)
+    # The fields that stand on their own are each read, whatever the others hold, so that
+    # every problem among them is refused at once (ScoringErrors: a form shows them all).
+    problems: list[ScoringError] = []
+
+    def read(parse: Callable[[], Any]) -> Any:
+        try:
+            return parse()
+        except ScoringError as exc:
+            problems.extend(each_error(exc))
+            return None
+
+    title = read(lambda: parse_title(obj.get("title"), stored=stored))
     if not stored:
-        parse_game_club(obj)  # their shape; whether they are the club's is the app's check
-    played_on = parse_date(obj.get("date"))
-    timezone = parse_timezone(obj.get("timezone"), stored=stored)
-    confirmation = parse_confirmation(obj.get("confirmation"))
-    players = parse_players(obj.get("players"), stored=stored)
+        read(lambda: parse_game_club(obj))  # their shape; whether they are the club's is the app's check
+    played_on = read(lambda: parse_date(obj.get("date")))
+    timezone = read(lambda: parse_timezone(obj.get("timezone"), stored=stored))
+    confirmation = read(lambda: parse_confirmation(obj.get("confirmation")))
+    players = read(lambda: parse_players(obj.get("players"), stored=stored))
+    refuse_all(problems)
     if "first_declarer" not in obj:
         raise ScoringError("first_declarer", N_("say who declares first (a seat from 0 to 3)"))
     first = parse_seat(obj["first_declarer"], "first_declarer")

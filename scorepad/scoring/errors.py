@@ -27,6 +27,31 @@ class ScoringError(ValueError):
         self.message = message
 
 
+class ScoringErrors(ScoringError):
+    """Several problems of one input found at once, each of its own field (a form shows every
+    one next to its field, so a scorer fixes them in one go): ``errors``, in the order the
+    fields are read, at least two. Reads as the first of them (``path``, ``message``): an
+    answer that names one problem names the one a one-at-a-time check would have."""
+
+    def __init__(self, errors: list[ScoringError]):
+        first = errors[0]
+        super().__init__(first.path, first.template, **first.params)
+        self.errors: tuple[ScoringError, ...] = tuple(errors)
+
+
+def refuse_all(errors: list[ScoringError]) -> None:
+    """Raise the problems found, if any: the one alone, or :class:`ScoringErrors` of them all."""
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise ScoringErrors(errors)
+
+
+def each_error(exc: ScoringError) -> tuple[ScoringError, ...]:
+    """The problems an engine error stands for: a :class:`ScoringErrors`' ``errors``, or itself."""
+    return exc.errors if isinstance(exc, ScoringErrors) else (exc,)
+
+
 class MissingPart(ScoringError):
     """A part of a round's outcome (or the outcome itself) is not given yet: the round is
     still being entered rather than wrong."""

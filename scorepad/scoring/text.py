@@ -30,7 +30,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-from .errors import N_, ScoringError, join
+from .errors import N_, ScoringError, join, refuse_all
 
 #: Characters that end a line (``str.splitlines``): LF, VT, FF, CR, FS, GS, RS, NEL, U+2028, U+2029.
 LINE_BREAKS = frozenset("\n\v\f\r\x1c\x1d\x1e\x85\u2028\u2029")
@@ -252,17 +252,25 @@ def clean_names(
 ) -> tuple[str, ...]:
     """Each of ``values`` by :func:`clean_name` at ``path[i]``, and no two with one
     :func:`name_key` (refused at the later one: "Anne is already playing ..."). Stored names
-    are read as they are (:func:`stored_text`), without the uniqueness check."""
+    are read as they are (:func:`stored_text`), without the uniqueness check. Every name is
+    checked: one problem raises its :class:`ScoringError`, more raise
+    :class:`~.errors.ScoringErrors` of them all, in seat order."""
     names: list[str] = []
     keys: set[str] = set()
+    problems: list[ScoringError] = []
     for i, value in enumerate(values):
         ipath = join(path, i)
-        name = clean_name(
-            value, ipath, limit, empty_message=empty_message, too_long_message=too_long_message, stored=stored
-        )
+        try:
+            name = clean_name(
+                value, ipath, limit, empty_message=empty_message, too_long_message=too_long_message, stored=stored
+            )
+        except ScoringError as exc:
+            problems.append(exc)
+            continue
         key = name_key(name)
         if key in keys and not stored:
-            raise ScoringError(ipath, DUPLICATE_NAME, name=name)
+            problems.append(ScoringError(ipath, DUPLICATE_NAME, name=name))
         keys.add(key)
         names.append(name)
+    refuse_all(problems)
     return tuple(names)

@@ -76,13 +76,14 @@ def sheet_context(stored: StoredGame, blank: bool) -> dict[str, Any]:
         rows = history.game_history(stored)
         trust = trust_of(stored, rows)
         footnotes = sheet_notes(game, stored.confirmation, history.statuses(stored), rows, zone_named(stored.timezone))
+    day = opts["date"] or (None if blank else stored.date)
     page.update(
         {
             "stored": stored,
             "trust": trust,
             "footnotes": footnotes,
             # The players' date (the day at their table), unless the print options say another.
-            "day": opts["date"] or (None if blank else stored.date),
+            "day": day,
             "place": opts["place"],
             "paper": opts["paper"],
             "query": {
@@ -92,9 +93,9 @@ def sheet_context(stored: StoredGame, blank: bool) -> dict[str, Any]:
             },
             "token": stored.view_token,
             "errors": errors,
-            "date_value": request.args.get("date", "")
-            if "date" in errors
-            else (opts["date"] or "") and opts["date"].isoformat(),
+            # The date field holds the date the sheet shows (the game's own by default, never an
+            # empty "mm/dd/yyyy" above a dated sheet), or what was typed when it is refused.
+            "date_value": request.args.get("date", "") if "date" in errors else (day and day.isoformat()) or "",
         }
     )
     return page

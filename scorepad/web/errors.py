@@ -22,7 +22,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.http import HTTP_STATUS_CODES
 
 from ..i18n import engine_text, error_text, http_error_text
-from ..scoring import ScoringError
+from ..scoring import ScoringError, each_error
 from ..services.common import Conflict, KeyReused, NotFound, Refused, RoundChanged
 
 #: The statuses whose Flask errors the app answers itself (any other keeps Werkzeug's page).
@@ -137,7 +137,8 @@ def refusals_on(
     """Run the block (a use case that the form's input feeds); what it refuses goes on ``form``
     instead of out of the view, and the rest of the block is skipped, as with ``except``:
 
-    - the engine's :class:`ScoringError` (422): next to the field its path names
+    - the engine's :class:`ScoringError` (422; each of a :class:`~scorepad.scoring.ScoringErrors`'
+      problems): next to the field its path names
       (``form.add_engine_error``), or on the field named ``field`` when the form has one input
       the use case reads, or with ``at_top`` at the top of the form;
     - with ``conflicts``, a use case's :class:`Conflict` (409): at the top of the form, in the
@@ -149,12 +150,13 @@ def refusals_on(
         yield refusal
     except ScoringError as exc:
         refusal.status = 422
-        if at_top:
-            form.form_errors.append(error_text(exc))
-        elif field is None:
-            form.add_engine_error(exc.path, error_text(exc))
-        else:
-            getattr(form, field).errors.append(error_text(exc))
+        for error in each_error(exc):  # every problem found at once (ScoringErrors), each in its place
+            if at_top:
+                form.form_errors.append(error_text(error))
+            elif field is None:
+                form.add_engine_error(error.path, error_text(error))
+            else:
+                getattr(form, field).errors.append(error_text(error))
     except Conflict as exc:
         if not conflicts:
             raise
