@@ -23,15 +23,13 @@ import argparse
 import http.client
 import json
 import os
-import signal
 import statistics
-import subprocess
 import tempfile
 import threading
 import time
 from pathlib import Path
 
-from server import HOST, ROOT, start_gunicorn  # bench/server.py
+from server import HOST, ROOT, start_gunicorn, stop_gunicorn  # bench/server.py
 
 EXAMPLE = json.loads((ROOT / "tests" / "data" / "examples" / "tournament-full.json").read_text())
 
@@ -128,11 +126,7 @@ class Server:
         return len(list(self.sheets.glob("*.pdf")))
 
     def close(self) -> None:
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+        stop_gunicorn(self.process)
         self.tmp.cleanup()
 
 

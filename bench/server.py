@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -73,3 +74,12 @@ def start_gunicorn(
             sys.exit("gunicorn did not start")
         time.sleep(0.1)
     return process, port
+
+
+def stop_gunicorn(process: subprocess.Popen) -> None:
+    """Stop a gunicorn of :func:`start_gunicorn`: SIGTERM (its graceful stop), killed after 10 s."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()

@@ -26,16 +26,14 @@ import asyncio
 import http.client
 import json
 import os
-import signal
 import statistics
-import subprocess
 import tempfile
 import threading
 import time
 from collections import Counter
 from pathlib import Path
 
-from server import HOST, ROOT, start_gunicorn  # bench/server.py
+from server import HOST, ROOT, start_gunicorn, stop_gunicorn  # bench/server.py
 
 EXAMPLE = json.loads((ROOT / "tests" / "data" / "examples" / "tournament-full.json").read_text())
 ROUNDS = EXAMPLE["game"]["rounds"]
@@ -210,11 +208,7 @@ def main() -> None:
         finally:
             stop.set()
             attack_stop.set()
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            stop_gunicorn(process)
     print(f"worker: {args.worker_class or 'gunicorn.conf.py'}, {workers} processes, SQLite")
     print(
         f"{args.slow} slow bodies from {len(sources)} address(es), a byte every {args.every:g} s; "

@@ -21,7 +21,6 @@ import argparse
 import http.client
 import json
 import os
-import signal
 import socket
 import statistics
 import subprocess
@@ -30,7 +29,7 @@ import threading
 import time
 from pathlib import Path
 
-from server import HOST, ROOT, start_gunicorn  # bench/server.py
+from server import HOST, ROOT, start_gunicorn, stop_gunicorn  # bench/server.py
 
 EXAMPLE = json.loads((ROOT / "tests" / "data" / "examples" / "tournament-full.json").read_text())
 TARGET_S = 1.0
@@ -122,11 +121,7 @@ def main() -> None:
             latencies, failures = poll(port, live, args.seconds)
         finally:
             stop.set()
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            stop_gunicorn(process)
     worker = args.worker_class or "gunicorn.conf.py"
     print(
         f"worker: {worker}, {os.environ.get('WEB_CONCURRENCY', '2')} processes; "

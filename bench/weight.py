@@ -23,13 +23,12 @@ import http.client
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from server import HOST, ROOT, start_gunicorn  # bench/server.py
+from server import HOST, ROOT, start_gunicorn, stop_gunicorn  # bench/server.py
 
 EXAMPLE = json.loads((ROOT / "tests" / "data" / "examples" / "tournament-full.json").read_text())
 CHROMIUM = "/usr/bin/chromium"
@@ -248,11 +247,7 @@ def main() -> None:
             if not args.no_lighthouse:
                 report_lighthouse(base, game, workdir)
         finally:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            stop_gunicorn(process)
     print(f"first load: {total} bytes compressed")
 
 

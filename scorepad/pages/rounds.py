@@ -222,7 +222,7 @@ def contract_words(rnd: Round) -> str:
     """A round's contract in words: "No Queens", "Trumps (♥ Hearts)", "Domino (starting rank: 7)"."""
     text = str(labels.contract_name(rnd.contract))
     if rnd.trump in labels.SUITS:
-        text += f" ({labels.SUIT_SYMBOLS[rnd.trump]} {labels.SUITS[rnd.trump]})"
+        text += f" ({_suit(rnd.trump)})"
     if rnd.start_rank in labels.RANKS:
         text += " ({})".format(_("starting rank: %(rank)s", rank=labels.RANKS[rnd.start_rank]))
     return text

@@ -29,6 +29,7 @@ from ..scoring import ScoringError
 from ..scoring.trust import MAX_NOTE, checks_open
 from ..services import common, confirmation, games, rounds, stamps
 from ..web import htmx
+from ..web.errors import capitalized
 from ..web.live import POLL_SECONDS, live_answer, live_request, stamp_etag
 from ..web.loaders import game_to_edit
 from ..web.scorer import disputed_etag, round_checks, scorer_witness
@@ -124,7 +125,7 @@ def answer(stored: StoredGame, token: str, status: int, **extra: Any) -> BaseRes
 
 def refusal(stored: StoredGame, token: str, message: str) -> BaseResponse:
     """409: ``message`` above the rounds as they are now."""
-    return answer(stored, token, 409, message=message[:1].upper() + message[1:])
+    return answer(stored, token, 409, message=capitalized(message))
 
 
 def check(

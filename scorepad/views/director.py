@@ -27,7 +27,7 @@ from ..services.night_state import NightState, night_state, unconfirmed_message
 from ..services.nights import NightRole
 from ..web import htmx
 from ..web.device import creator, device_id
-from ..web.errors import accepted, refusals_on
+from ..web.errors import accepted, capitalized, refusals_on
 from ..web.limits import EVENT_STARTS, limit
 from ..web.recent import NIGHTS, remember
 
@@ -149,7 +149,7 @@ def remove_adjustment(token: str, adjustment_id: int):
         abort(404)
     except common.Conflict as exc:
         message = engine_text(exc.template, **exc.params)
-        return refused(stored, token, 409, message=message[:1].upper() + message[1:])
+        return refused(stored, token, 409, message=capitalized(message))
     name = stored.players[removed.player]
     points = signed(removed.points, plus=True)
     flash(_("Adjustment removed: %(name)s %(points)s (%(reason)s).", name=name, points=points, reason=removed.reason))
@@ -165,7 +165,7 @@ def _button(token: str, action: Any, done: str):
         action(stored)
     except nights.Unconfirmed as exc:  # the tables and rounds, named in the page's language
         message = unconfirmed_message(exc.tables, get_translations())
-        return refused(stored, token, 409, message=message[:1].upper() + message[1:])
+        return refused(stored, token, 409, message=capitalized(message))
     except common.Conflict as exc:
         return refused(stored, token, 409, message=engine_text(exc.template, **exc.params))
     flash(done)

@@ -25,7 +25,7 @@ from ..services.clubs import ClubRefused
 from ..services.rematch import start_rematch
 from ..web import htmx
 from ..web.device import creator, device_id
-from ..web.errors import accepted, error_response, page_errors, refusals_on
+from ..web.errors import accepted, capitalized, error_response, page_errors, refusals_on
 from ..web.limits import GAME_STARTS, limit
 from ..web.loaders import any_game, game_to_edit
 from ..web.recent import NIGHTS, admin_club, admin_clubs, keep_recent, recent_tokens
@@ -157,7 +157,7 @@ def scorer(token: str):
 
 def refused_rematch(stored: StoredGame, token: str, message: str, status: int):
     """The game page with ``status`` and why no rematch was started at the top."""
-    context = scorer_context(stored, token, True, FORMS, message=message[:1].upper() + message[1:])
+    context = scorer_context(stored, token, True, FORMS, message=capitalized(message))
     return htmx.page_or_blocks("games/scorer.html", SCORER_BLOCKS, status=status, **context)
 
 

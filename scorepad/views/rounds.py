@@ -32,7 +32,7 @@ from ..scoring.trust import shown_status
 from ..services import common, games, rounds
 from ..services.scorer import scorer_state
 from ..web import htmx
-from ..web.errors import page_errors, refusals_on
+from ..web.errors import capitalized, page_errors, refusals_on
 from ..web.loaders import any_game, game_to_edit
 from ..web.scorer import CHANGED_KEY, SCORER_BLOCKS, ScorerForms, scorer_context
 
@@ -68,8 +68,7 @@ def conflict_page(stored: StoredGame, token: str, conflict: common.Conflict, ent
     refusal = "closed" if isinstance(conflict, common.NightClosed) else None
     state = scorer_state(stored, True)
     words = entered_round(state.game, *entered) if entered else None
-    capital = message[:1].upper() + message[1:]
-    return game_page(stored, token, 409, refusal=refusal, message=capital, state=state, entered=words)
+    return game_page(stored, token, 409, refusal=refusal, message=capitalized(message), state=state, entered=words)
 
 
 def refused(status: int, message: str, error: Exception):

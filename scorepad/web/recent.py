@@ -101,12 +101,17 @@ def admin_clubs() -> list[StoredClub]:
 
 
 def admin_club(club_id: int | None) -> StoredClub | None:
-    """The club ``club_id`` if this device holds its admin token (:func:`admin_clubs`), else
-    None (None too for no club): a device that opened the club's admin page may add the club's
-    games from the game pages (club-format.md: a game joins a club with the admin token)."""
+    """The club ``club_id`` if this device holds its admin token (:data:`CLUBS`), else None
+    (None too for no club): a device that opened the club's admin page may add the club's
+    games from the game pages (club-format.md: a game joins a club with the admin token).
+    Looks the kept tokens up one by one, newest first, up to the club's."""
     if club_id is None:
         return None
-    return next((club for club in admin_clubs() if club.id == club_id), None)
+    for token in recent_tokens(CLUBS):
+        found = clubs.find_club(token)
+        if found is not None and found[1] == clubs.ADMIN and found[0].id == club_id:
+            return found[0]
+    return None
 
 
 def scorer_token(stored: StoredGame) -> str | None:
