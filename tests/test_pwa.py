@@ -4,8 +4,14 @@ import contextlib
 import json
 import os
 import re
+import shutil
+import threading
 import time
 from pathlib import Path
+
+from flask import Flask
+
+from scorepad.web import assets
 
 EXAMPLE = json.loads((Path(__file__).parent / "data" / "examples" / "tournament-full.json").read_text())
 
@@ -189,6 +195,71 @@ def test_the_static_build_keeps_its_cache_manifest_and_lock_out_of_the_served_fo
     assert not [p.name for p in built.iterdir() if p.name.startswith(".") or p.suffix == ".json"]
     for path in ("/static/gen/.lock", "/static/gen/manifest.json", "/static/gen/.webassets-cache/"):
         assert client.get(path).status_code == 404
+
+
+def test_a_version_is_read_whole_while_another_process_builds(app, tmp_path):
+    """Test apps of several pytest workers (and gunicorn's workers as they start) share the
+    instance folder's build state: one reads a file's version while another builds. The
+    manifest of versions, rewritten in place, was read half written (a JSONDecodeError in an
+    unrelated test of a CI run). Here a second app on the same build state (a copy of the
+    static files, so the changes reach no other test) builds a changed style sheet 80 times
+    while the first looks up its script's URL; every lookup gives the script's built file."""
+    static = tmp_path / "static"
+    shutil.copytree(app.static_folder, static, ignore=shutil.ignore_patterns("gen"))
+
+    def app_on_the_build_state() -> Flask:
+        other = Flask("scorepad", instance_path=str(tmp_path / "instance"), static_folder=str(static))
+        other.testing = True
+        other.extensions["webassets"] = assets._environment(other)
+        return other
+
+    reader, writer = app_on_the_build_state(), app_on_the_build_state()
+    with reader.app_context():
+        script = assets.built_path("site.js")
+    built, errors, done = [], [], threading.Event()
+
+    def build_changed_styles():
+        env = writer.extensions["webassets"]
+        for n in range(80):
+            with open(static / "css" / "app.css", "a") as css:
+                css.write(f"\n.release-{n} {{ color: #0b5d3b; }}\n")
+            assets.build(env, [env["site.css"]])
+        done.set()
+
+    thread = threading.Thread(target=build_changed_styles)
+    thread.start()
+    with reader.app_context():
+        while not done.is_set():
+            try:
+                built.append(assets.built_path("site.js"))
+            except Exception as error:  # noqa: BLE001 (the failure this test is about)
+                errors.append(repr(error))
+    thread.join()
+    assert errors == []
+    assert set(built) == {script}
+    assert re.fullmatch(r"gen/site\.[0-9a-f]{8}\.js", script)
+
+
+def test_a_file_changed_in_the_second_of_its_last_build_is_built_again(app, tmp_path):
+    """webassets compares whole-second timestamps: a style sheet changed in the second its
+    bundle was built kept the older build (a test deploying a release got the older script).
+    Its sources' digest tells the change (a copy of the static files, as above)."""
+    static = tmp_path / "static"
+    shutil.copytree(app.static_folder, static, ignore=shutil.ignore_patterns("gen"))
+    own = Flask("scorepad", instance_path=str(tmp_path / "instance"), static_folder=str(static))
+    own.testing = True
+    own.extensions["webassets"] = assets._environment(own)
+    with own.app_context():
+        before = assets.built_path("site.css")
+        built = static / before
+        with open(static / "css" / "app.css", "a") as css:
+            css.write("\n.release-2 { color: #0b5d3b; }\n")
+        second = int(built.stat().st_mtime)
+        os.utime(static / "css" / "app.css", (second, second))  # the build's own second
+        after = assets.built_path("site.css")
+    assert after != before
+    assert ".release-2{color:#0b5d3b}" in (static / after).read_text()
+    assert ".release-2" not in built.read_text()
 
 
 def test_a_post_to_a_static_file_gets_the_apps_method_not_allowed_page(client):

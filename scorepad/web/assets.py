@@ -13,11 +13,12 @@ service worker's list of files to store and its version (:func:`precache_urls`,
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import re
 import shutil
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,6 +27,8 @@ from wsgiref.headers import Headers
 from flask import Flask, current_app, url_for
 from jinja2 import BaseLoader, FunctionLoader
 from webassets import Bundle, Environment
+from webassets.bundle import get_all_bundle_files
+from webassets.updater import TimestampUpdater
 from whitenoise import WhiteNoise
 from whitenoise.compress import Compressor
 
@@ -77,6 +80,33 @@ def _bundle(files: tuple[str, ...], output: str) -> Bundle:
     return Bundle(*(f if ".min." in f else Bundle(f, filters=minify) for f in files), output=output)
 
 
+class SourcesUpdater(TimestampUpdater):
+    """webassets' updater (a bundle built again when it or one of its files changed), also
+    comparing a digest of the bundle's source files with the one of its last build: its
+    timestamps are whole seconds, so a file changed in the second of the last build was
+    missed (a release deployed in a test served its older script). The digest is kept in
+    webassets' cache, which the processes on one build state share."""
+
+    id = "sources"
+
+    def __init__(self) -> None:
+        self.digests: dict[str, str] = {}  # each bundle's output: its sources' digest as last checked
+
+    def needs_rebuild(self, bundle: Bundle, ctx: object) -> bool:
+        digest = hashlib.sha256()
+        for filename in get_all_bundle_files(bundle, ctx):
+            with contextlib.suppress(OSError):  # a file gone: the timestamp check rebuilds
+                digest.update(Path(filename).read_bytes())
+        self.digests[bundle.output] = digest.hexdigest()
+        last = ctx.cache.get(("sources", bundle.output))  # type: ignore[attr-defined]
+        return bool(super().needs_rebuild(bundle, ctx)) or last != self.digests[bundle.output]
+
+    def build_done(self, bundle: Bundle, ctx: object) -> None:
+        super().build_done(bundle, ctx)
+        if bundle.output in self.digests:
+            ctx.cache.set(("sources", bundle.output), self.digests[bundle.output])  # type: ignore[attr-defined]
+
+
 def build_state(app: Flask) -> Path:
     """Where the static build keeps its cache, manifest and lock: ``instance/webassets/``."""
     return Path(app.instance_path) / "webassets"
@@ -97,6 +127,7 @@ def _environment(app: Flask) -> Environment:
         versions="hash",
         cache=str(cache),
         manifest=f"json:{build_state(app) / 'manifest.json'}",
+        updater=SourcesUpdater(),
         auto_build=app.debug or app.testing,
     )
     for name, files in BUNDLES.items():
@@ -110,23 +141,39 @@ def _environment(app: Flask) -> Environment:
     return env
 
 
+@contextlib.contextmanager
+def _build_lock(env: Environment) -> Iterator[None]:
+    """One process (and one thread) at a time builds the static files or reads their versions:
+    gunicorn's workers start together, and test apps of several pytest workers share a build
+    state. webassets' manifest of versions (a JSON file) is rewritten in place, so a version
+    read while another process wrote it read half a file (a JSONDecodeError)."""
+    with open(Path(env.cache.directory).parent / "build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
 def build(env: Environment, bundles: list[Bundle] | None = None) -> None:
     """Build the ``bundles`` of ``env`` (all by default) whose sources changed since their last
-    build, and compress each built file once (``.br``, ``.gz`` beside it). One process at a
-    time: gunicorn's workers start together."""
+    build, and compress each built file once (``.br``, ``.gz`` beside it), under
+    :func:`_build_lock`."""
     directory = Path(env.directory) / BUILT
     directory.mkdir(exist_ok=True)
     # What builds before this version kept beside the built files (served to anyone) goes.
     for leftover in (directory / ".lock", directory / "manifest.json"):
         leftover.unlink(missing_ok=True)
     shutil.rmtree(directory / ".webassets-cache", ignore_errors=True)
-    with open(Path(env.cache.directory).parent / "build.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        for bundle in bundles or list(env):
-            bundle.build()
-            built = directory.parent / bundle.resolve_output()
-            if not built.with_name(built.name + ".br").exists():
-                Compressor(quiet=True).compress(str(built))
+    with _build_lock(env):
+        _build(env, bundles or list(env))
+
+
+def _build(env: Environment, bundles: list[Bundle]) -> None:
+    """:func:`build`'s work, with :func:`_build_lock` held."""
+    directory = Path(env.directory) / BUILT
+    for bundle in bundles:
+        bundle.build()
+        built = directory.parent / bundle.resolve_output()
+        if not built.with_name(built.name + ".br").exists():
+            Compressor(quiet=True).compress(str(built))
 
 
 def _static_headers(headers: Headers, path: str, url: str, hsts: bool = False) -> None:
@@ -221,8 +268,13 @@ def built_path(name: str) -> str | None:
     if name not in env:
         return None
     if env.auto_build:
-        build(env, [env[name]])  # debug, testing: a source may have changed since the last request
-    elif name in _BUILT_PATHS:
+        # debug, testing: a source may have changed since the last request; built and its
+        # version read under one lock (webassets reads the manifest on every URL then)
+        with _build_lock(env):
+            _build(env, [env[name]])
+            url = env[name].urls()[0]
+        return url[len(current_app.static_url_path or "") + 1 :]
+    if name in _BUILT_PATHS:
         return _BUILT_PATHS[name]  # built once at start: a page's url_for costs a dict lookup, not webassets
     url = env[name].urls()[0]
     path = _BUILT_PATHS[name] = url[len(current_app.static_url_path or "") + 1 :]
