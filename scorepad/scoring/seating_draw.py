@@ -52,7 +52,7 @@ def draw_seating(players: int, sessions: int, rng: random.Random) -> Seating:
     if players < TABLE_SIZE or sessions < 1:
         raise ValueError("a night needs at least 4 players and 1 session")
     sit_outs = _draw_sit_outs(players, sessions, rng)
-    search = _Search(players, sessions, rng)
+    search = RepeatSearch(players, sessions, rng)
     fixed = _affine_sessions(players, sessions, rng)
     nights: list[list[list[int]]] = []
     for s in range(sessions):
@@ -68,7 +68,7 @@ def draw_seating(players: int, sessions: int, rng: random.Random) -> Seating:
         if players <= ANNEAL_PLAYERS and search.repeats() > least_repeats(players, sessions):
             nights, sit_outs = search.anneal(nights, sit_outs, ANNEAL_STEPS * sessions)
     return tuple(
-        Session(s + 1, tuple(_seat(i + 1, table, rng) for i, table in enumerate(tables)), tuple(sit_outs[s]))
+        Session(s + 1, tuple(seat_table(i + 1, table, rng) for i, table in enumerate(tables)), tuple(sit_outs[s]))
         for s, tables in enumerate(nights)
     )
 
@@ -86,7 +86,7 @@ def least_repeats(players: int, sessions: int) -> int:
     return max(0, by_pairs, (sessions - 1) * tables * again)
 
 
-def _seat(number: int, table: list[int], rng: random.Random) -> Table:
+def seat_table(number: int, table: list[int], rng: random.Random) -> Table:
     """A drawn table: its players in a drawn clockwise order and a drawn first declarer."""
     order = list(table)
     rng.shuffle(order)
@@ -129,7 +129,7 @@ def _affine_sessions(players: int, sessions: int, rng: random.Random) -> list[li
     return [[[label[p] for p in line] for line in lines] for lines in classes[: min(sessions, 5)]]
 
 
-class _Search:
+class RepeatSearch:
     """The state of :func:`draw_seating`'s search: ``meet[a][b]``, how many of the tables
     drawn so far seat both ``a`` and ``b``; ``inc[m]``, the cost of one more meeting of a
     pair that has met ``m`` times (:data:`REPEAT_COST`)."""
