@@ -25,7 +25,6 @@ def night(present: int, before: int, rng: random.Random, by_standings: bool) -> 
     after session 3), then time the next: milliseconds, repeats it adds."""
     listed = present - 2
     drawn: tuple = ()
-    left: list[set[int]] = []
     gone: set[int] = set()
     elapsed = 0.0
     added = 0
@@ -38,10 +37,10 @@ def night(present: int, before: int, rng: random.Random, by_standings: bool) -> 
         here = [p for p in range(listed) if p not in gone]
         standings = rng.sample(here, len(here)) if by_standings and number > 1 else None
         start = time.perf_counter()
-        session = draw_session(listed, here, drawn, left, rng, standings=standings)
+        session = draw_session(listed, here, drawn, rng, standings=standings)
         elapsed = (time.perf_counter() - start) * 1000
         added = repeats_added(drawn, [list(t.players) for t in session.tables])
-        drawn, left = (*drawn, session), [*left, set(gone)]
+        drawn = (*drawn, session)
     return elapsed, added
 
 

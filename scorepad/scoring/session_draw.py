@@ -12,8 +12,8 @@ counts the repeat meetings a session adds. Players are indexes into the night's 
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Mapping, Sequence
-from itertools import combinations
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from itertools import combinations, permutations
 
 from .errors import N_, ScoringError
 from .seating import TABLE_SIZE, Seating, Session
@@ -24,23 +24,27 @@ from .seating_draw import RepeatSearch, seat_table
 EXACT = 12
 
 
-def sit_outs_so_far(players: int, drawn: Seating, left: Sequence[Collection[int]]) -> tuple[int, ...]:
+def sit_outs_so_far(
+    players: int, drawn: Seating, left: Sequence[Collection[int]], leaving: Collection[int] = ()
+) -> tuple[int, ...]:
     """How many of the ``drawn`` sessions each of the night's ``players`` (a count: every
-    player listed now, late arrivals included) sat out, by player index. A player not seated
-    in a drawn session counts one sit-out for it, whether present, expected or not yet added
-    then, except while their attendance was ``left``: ``left[s]`` holds the players whose
-    attendance was ``left`` when session ``s + 1`` was drawn (club-format.md, "details
-    settled": a late arrival counts as having sat out the sessions before they came, a leaver
-    is not counted after leaving, one who returns counts the sessions missed meanwhile).
+    player listed now, late arrivals included) sat out, by player index (club-format.md,
+    "details settled"). A player not seated in a drawn session counts one sit-out for it,
+    whether present, expected or not yet added then (a late arrival counts the sessions
+    before they came), except while their attendance is ``left``: for the players in
+    ``leaving`` (attendance ``left`` now), the sessions drawn while they were away (``left[s]``:
+    the players whose attendance was ``left`` when session ``s + 1`` was drawn) do not count;
+    a player who has come back counts the sessions they missed.
 
     Raises :class:`ValueError` when ``left`` does not give one collection per drawn session."""
     if len(left) != len(drawn):
         raise ValueError("one collection of leavers per drawn session")
+    gone_now = set(leaving)
     counts = [0] * players
     for session, gone in zip(drawn, left, strict=True):
         seated = {p for table in session.tables for p in table.players}
         for p in range(players):
-            if p not in seated and p not in gone:
+            if p not in seated and not (p in gone and p in gone_now):
                 counts[p] += 1
     return tuple(counts)
 
@@ -65,17 +69,16 @@ def draw_session(
     players: int,
     present: Collection[int],
     drawn: Seating,
-    left: Sequence[Collection[int]],
     rng: random.Random,
     standings: Sequence[int] | None = None,
 ) -> Session:
     """The next session (number ``len(drawn) + 1``) of a night of ``players`` (a count),
-    drawn from the ``present`` players (indexes) after the ``drawn`` sessions (``left`` as in
-    :func:`sit_outs_so_far`).
+    drawn from the ``present`` players (indexes) after the ``drawn`` sessions.
 
     - ⌊len(present) / 4⌋ tables of four; the others present sit out (``sit_out``, ascending;
       expected and left players are in neither). Sit-outs first: the present players who have
-      sat out least so far (:func:`sit_outs_so_far`), then those who did not sit out the
+      sat out least so far (:func:`sit_outs_so_far`: none of them is away, so every session
+      they were not seated in counts, those they missed included), then those who did not sit out the
       session before, ties drawn; so the counts of the players present stay within 1 where
       they were, and where earlier absences make that impossible the fewest sit out first.
     - At random (``standings`` None): as few repeat meetings against every drawn session as
@@ -86,12 +89,14 @@ def draw_session(
       sits at table t with |t − ⌈i/4⌉| ≤ 1, the top four at table 1; the seating has no more
       repeats than the plain order (positions 4t−3…4t at table t); of the seatings the search
       finds that keep both, the fewest repeats, then the fewest players moved from their
-      table of the plain order (:func:`_standings_tables`).
+      table of the plain order: every such seating is tried up to :data:`EXACT` seated
+      (:func:`_every_standings_seating`), above it swaps from the plain order
+      (:func:`_standings_tables`).
     - Seat order and each table's first declarer are drawn, as in v1.
 
     Every draw comes from ``rng``. Raises :class:`ScoringError` at ``present`` with fewer
     than 4 players present, :class:`ValueError` for a present index out of range, a
-    ``standings`` that is not the present players, or ``left`` not one per drawn session."""
+    ``standings`` that is not the present players."""
     chosen = sorted(set(present))
     if len(chosen) < TABLE_SIZE:
         raise ScoringError(
@@ -99,7 +104,7 @@ def draw_session(
         )
     if chosen[0] < 0 or chosen[-1] >= players:
         raise ValueError("a present player out of range")
-    counts = sit_outs_so_far(players, drawn, left)
+    counts = sit_outs_so_far(players, drawn, [()] * len(drawn))
     before = set(drawn[-1].sit_out) if drawn else set()
     order = sorted(chosen, key=lambda p: (counts[p], p in before, rng.random()))
     sit_out = sorted(order[: len(chosen) % TABLE_SIZE])
@@ -113,7 +118,9 @@ def draw_session(
     else:
         if sorted(standings) != chosen:
             raise ValueError("the standings order is not the present players")
-        tables = _standings_tables([p for p in standings if p not in out], search.meet)
+        ranked = [p for p in standings if p not in out]
+        exact = _every_standings_seating(ranked, search.meet)
+        tables = exact if exact is not None else _standings_tables(ranked, search.meet)
     number = len(drawn) + 1
     return Session(number, tuple(seat_table(t + 1, table, rng) for t, table in enumerate(tables)), tuple(sit_out))
 
@@ -187,3 +194,43 @@ def _every_seating(players: list[int], search: RepeatSearch, rng: random.Random)
 
     split(players, [], 0)
     return rng.choice(best)
+
+
+def _splits(players: list[int]) -> Iterator[list[list[int]]]:
+    """Every split of ``players`` (a multiple of 4) into tables of four, the first player's
+    table first."""
+    if not players:
+        yield []
+        return
+    first, others = players[0], players[1:]
+    for mates in combinations(others, TABLE_SIZE - 1):
+        for rest in _splits([p for p in others if p not in mates]):
+            yield [[first, *mates], *rest]
+
+
+def _every_standings_seating(order: list[int], meet: list[list[int]]) -> list[list[int]] | None:
+    """The standings draw tried on every seating of ``order`` (at most :data:`EXACT` players,
+    best first) that keeps each player within one table of their table in the plain order:
+    the fewest repeats, then the fewest players moved; the plain order among them when it is
+    one of the best. None when ``order`` is longer than :data:`EXACT`."""
+    if len(order) > EXACT:
+        return None
+    home = {p: i // TABLE_SIZE for i, p in enumerate(order)}
+    plain = [order[i : i + TABLE_SIZE] for i in range(0, len(order), TABLE_SIZE)]
+    best, least = plain, (_repeats(plain, meet), 0)
+    for split in _splits(order):
+        repeats = _repeats(split, meet)
+        if repeats > least[0]:
+            continue
+        for tables in permutations(split):
+            if any(abs(t - home[p]) > 1 for t, table in enumerate(tables) for p in table):
+                continue
+            moved = sum(home[p] != t for t, table in enumerate(tables) for p in table)
+            if (repeats, moved) < least:
+                best, least = [list(table) for table in tables], (repeats, moved)
+    return best
+
+
+def _repeats(tables: Sequence[Sequence[int]], meet: list[list[int]]) -> int:
+    """The repeats ``tables`` add: their pairs that have met before (``meet``)."""
+    return sum(1 for table in tables for a, b in combinations(table, 2) if meet[a][b] > 0)

@@ -27,6 +27,11 @@
   // A page loaded without the service worker (the first visit) asks it to store the page, so
   // that it opens without a connection from then on (templates/pwa/sw.js storePage).
   var loadedUnderWorker = controlled;
+  // Told once the page is stored (until then, a page asked for without a connection may
+  // not be found: the cache's entry is being written).
+  navigator.serviceWorker.addEventListener("message", function (event) {
+    if (event.data && event.data.stored === location.href) document.documentElement.dataset.storedOffline = "";
+  });
   window.addEventListener("load", function () {
     navigator.serviceWorker.register(script.dataset.sw)
       .then(function () { return navigator.serviceWorker.ready; })

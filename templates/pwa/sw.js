@@ -125,23 +125,29 @@ async function networkFirst(request) {
 // installs once the page has loaded) did not come through networkFirst, so it is not stored:
 // the page asks for it (js/pwa.js) and it is fetched again and stored as networkFirst would
 // (a page of this site, not the API's nor a static file, answered 200 without a redirect).
+// Answers whether it stored the page; the page is told once it is stored (js/pwa.js).
 async function storePage(address) {
   const url = new URL(address, self.location.origin);
   url.hash = "";
   const offline = new URL(OFFLINE_URL, self.location.origin);
-  if (url.origin !== self.location.origin || url.href === offline.href) return;
-  if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/static/")) return;
+  if (url.origin !== self.location.origin || url.href === offline.href) return false;
+  if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/static/")) return false;
   try {
     const response = await fetch(url.href, {
       credentials: "same-origin", redirect: "manual", headers: { Accept: "text/html" },
     });
-    if (response.ok) await (await caches.open(PAGE_CACHE)).put(url.href, response);
-  } catch (error) { /* offline already: nothing to store */ }
+    if (!response.ok) return false;
+    await (await caches.open(PAGE_CACHE)).put(url.href, response);
+    return true;
+  } catch (error) { return false; /* offline already: nothing to store */ }
 }
 
 self.addEventListener("message", (event) => {
   const address = event.data && event.data.store;
-  if (typeof address === "string") event.waitUntil(storePage(address));
+  if (typeof address !== "string") return;
+  event.waitUntil(storePage(address).then((stored) => {
+    if (stored && event.source) event.source.postMessage({ stored: address });
+  }));
 });
 
 self.addEventListener("fetch", (event) => {
