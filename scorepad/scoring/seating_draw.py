@@ -163,20 +163,23 @@ class RepeatSearch:
     def session(self, seated: list[int]) -> list[list[int]]:
         """The tables of one session for ``seated`` (a multiple of 4 players), counted in.
         Greedy then swaps, restarted up to :data:`RESTARTS` times while the session adds a
-        repeat; the cheapest is kept."""
+        repeat; the cheapest is kept. Each try is built and costed against the sessions before
+        only: the best try so far is counted out meanwhile (counted in, it made every later
+        try look as if that try's pairs had met, and a better one was thrown away)."""
         best: list[list[int]] = []
         best_cost = -1
         for _ in range(RESTARTS):
+            if best:
+                self.add(best, -1)
             tables = self.greedy(seated)
             cost = sum(self.inc[self.meet[a][b]] for table in tables for a, b in combinations(table, 2))
             self.add(tables, 1)
             cost += self.improve(tables)
             if best_cost < 0 or cost < best_cost:
-                if best:
-                    self.add(best, -1)
                 best, best_cost = tables, cost
             else:
                 self.add(tables, -1)
+                self.add(best, 1)
             if best_cost < REPEAT_COST:
                 break
         return best
