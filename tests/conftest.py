@@ -44,8 +44,9 @@ def database_uri(tmp_path) -> str:
 def worker_schema(url: str) -> str:
     """``url`` for this pytest-xdist worker (``PYTEST_XDIST_WORKER``: gw0, gw1 ...): its own
     schema, created once, first on every connection's ``search_path`` (libpq's ``options``), so
-    the tables, their types and Alembic's version table all live there. ``url`` itself when not
-    under xdist or not PostgreSQL."""
+    the tables, their types and Alembic's version table all live there; its connections named
+    ``scorepad-<worker>`` (``application_name``). ``url`` itself when not under xdist or not
+    PostgreSQL."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     if not worker or not url.startswith("postgresql"):
         return url
@@ -53,7 +54,9 @@ def worker_schema(url: str) -> str:
     with engine.begin() as connection:
         connection.execute(sqlalchemy.text(f'CREATE SCHEMA IF NOT EXISTS "{worker}"'))
     engine.dispose()
-    return f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{worker}"
+    # Its connections carry the worker's name too, so a test that closes the app's connections
+    # from the server's side (tests/test_database.py) finds its own and not another worker's.
+    return f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{worker}&application_name=scorepad-{worker}"
 
 
 class ServerLikeClient(FlaskClient):

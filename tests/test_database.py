@@ -79,15 +79,20 @@ class Trace:
 
 
 def other_backends(app) -> list[int]:
-    """The server process ids of the app's pooled connections (every backend of this database
-    but the one asking)."""
+    """The server process ids of the app's pooled connections: every backend of this database
+    but the one asking, and under pytest-xdist only this worker's (its ``application_name``,
+    tests/conftest.py ``worker_schema``: the other workers' connections to the same database
+    were closed too, failing a test of theirs)."""
     with app.app_context():
         url = db.engine.url
+    name = url.query.get("application_name")
     with psycopg.connect(
         host=url.host, port=url.port or 5432, user=url.username, password=url.password, dbname=url.database
     ) as watcher:
         rows = watcher.execute(
             "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            " AND (%(name)s::text IS NULL OR application_name = %(name)s)",
+            {"name": name},
         ).fetchall()
     return [pid for (pid,) in rows]
 
