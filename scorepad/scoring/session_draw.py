@@ -82,16 +82,16 @@ def draw_session(
       session before, ties drawn; so the counts of the players present stay within 1 where
       they were, and where earlier absences make that impossible the fewest sit out first.
     - At random (``standings`` None): as few repeat meetings against every drawn session as
-      search finds: for up to :data:`EXACT` seated, every seating is tried
+      the search finds: for up to :data:`EXACT` seated, every seating is tried
       (:func:`_every_seating`), above it the search of :func:`~.seating_draw.draw_seating`.
     - By the standings (``standings``: the present players in :func:`standings_order`; the
-      sit-outs are left out of it): the player at position i (1-based, among those seated)
-      sits at table t with |t − ⌈i/4⌉| ≤ 1, the top four at table 1; the seating has no more
-      repeats than the plain order (positions 4t−3…4t at table t); of the seatings the search
-      finds that keep both, the fewest repeats, then the fewest players moved from their
-      table of the plain order: every such seating is tried up to :data:`EXACT` seated
-      (:func:`_every_standings_seating`), above it swaps from the plain order
-      (:func:`_standings_tables`).
+      sit-outs are left out of it; ignored for session 1, drawn at random): the player at
+      position i (1-based, among those seated) sits at table t with |t − ⌈i/4⌉| ≤ 1, the top
+      four at table 1; the seating has no more repeats than the plain order (positions
+      4t−3…4t at table t); of the seatings the search finds that keep both, the fewest
+      repeats, then the fewest players moved from their table of the plain order: every such
+      seating is tried up to :data:`EXACT` seated (:func:`_every_standings_seating`), above
+      it swaps from the plain order (:func:`_standings_tables`).
     - Seat order and each table's first declarer are drawn, as in v1.
 
     Every draw comes from ``rng``. Raises :class:`ScoringError` at ``present`` with fewer
@@ -112,6 +112,8 @@ def draw_session(
     search = RepeatSearch(players, len(drawn) + 1, rng)
     for session in drawn:
         search.add([table.players for table in session.tables], 1)
+    # session 1 is drawn at random (club-format.md, draw_by: standings)
+    standings = list(standings) if standings is not None and drawn else None
     if standings is None:
         playing = [p for p in chosen if p not in out]
         tables = _every_seating(playing, search, rng) if len(playing) <= EXACT else search.session(playing)

@@ -247,3 +247,12 @@ def test_the_standings_draw_of_a_small_night_finds_the_fewest_repeats():
     tables = [list(t.players) for t in new.tables]
     assert repeats_added(drawn, [standings[:4], standings[4:]]) == 10
     assert repeats_added(drawn, tables) == fewest_repeats(drawn, list(range(8))) == 4
+
+
+def test_session_1_is_drawn_at_random_whatever_the_standings():
+    # Before any session there are no standings: the plain order 0-3 | 4-7 is not imposed.
+    tables = set()
+    for seed in range(20):
+        new = draw_session(8, range(8), (), random.Random(seed), standings=list(range(8)))
+        tables.add(tuple(sorted(tuple(sorted(t.players)) for t in new.tables)))
+    assert len(tables) > 1
