@@ -172,30 +172,15 @@ def _better_swap(
 
 def _every_seating(players: list[int], search: RepeatSearch, rng: random.Random) -> list[list[int]]:
     """Of every split of ``players`` (a multiple of 4, at most :data:`EXACT`) into tables of
-    four, one of the cheapest by the search's cost (repeats, then how often the same pairs
-    meet: ``search.inc``), drawn among equals."""
+    four (:func:`_splits`), one of the cheapest by the search's cost (repeats, then how often
+    the same pairs meet: ``search.inc``), drawn among equals."""
     meet, inc = search.meet, search.inc
-    best: list[list[list[int]]] = []
-    least = -1
-
-    def split(rest: list[int], tables: list[list[int]], cost: int) -> None:
-        nonlocal least
-        if least >= 0 and cost > least:
-            return
-        if not rest:
-            if cost < least or least < 0:
-                best.clear()
-                least = cost
-            best.append([list(t) for t in tables])
-            return
-        first, others = rest[0], rest[1:]
-        for mates in combinations(others, TABLE_SIZE - 1):
-            table = [first, *mates]
-            added = sum(inc[meet[a][b]] for a, b in combinations(table, 2))
-            split([p for p in others if p not in mates], [*tables, table], cost + added)
-
-    split(players, [], 0)
-    return rng.choice(best)
+    costed = [
+        (sum(inc[meet[a][b]] for table in split for a, b in combinations(table, 2)), split)
+        for split in _splits(players)
+    ]
+    least = min(cost for cost, _ in costed)
+    return rng.choice([split for cost, split in costed if cost == least])
 
 
 def _splits(players: list[int]) -> Iterator[list[list[int]]]:

@@ -273,10 +273,10 @@ def built_path(name: str) -> str | None:
         with _build_lock(env):
             _build(env, [env[name]])
             url = env[name].urls()[0]
-        return url[len(current_app.static_url_path or "") + 1 :]
-    if name in _BUILT_PATHS:
+    elif name in _BUILT_PATHS:
         return _BUILT_PATHS[name]  # built once at start: a page's url_for costs a dict lookup, not webassets
-    url = env[name].urls()[0]
+    else:
+        url = env[name].urls()[0]
     path = _BUILT_PATHS[name] = url[len(current_app.static_url_path or "") + 1 :]
     return path
 
